@@ -1,0 +1,354 @@
+//! `check`: raw packs → validated model, collecting every problem.
+//!
+//! Files are read and parsed in parallel; references, duplicate ids and kit
+//! counts are checked once every component is known.
+
+pub mod value;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use indexmap::IndexMap;
+use rayon::prelude::*;
+
+use crate::diag::{Code, Diagnostic, Diagnostics, SourceMap, Span, did_you_mean};
+use crate::model::{Component, FieldValue, Game};
+use crate::pack::decl::{Decl, read_decl};
+use crate::pack::reader::quote_list;
+use crate::pack::yaml::Limits;
+use crate::pack::{self, LoadError, ReadFile};
+use value::{Ctx, Pending, list_ids, unknown_member};
+
+/// Everything a check run produced.
+#[derive(Debug, Default)]
+pub struct Report {
+    pub games: Vec<Game>,
+    pub diagnostics: Diagnostics,
+    pub sources: SourceMap,
+}
+
+impl Report {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.errors() > 0
+    }
+
+    pub fn component_count(&self) -> usize {
+        self.games.iter().map(Game::component_count).sum()
+    }
+}
+
+/// Reads and checks the packs of `data` (all of them, or those in `only`).
+pub fn check(data: &Path, only: &[String], limits: &Limits) -> Result<Report, LoadError> {
+    let dirs = pack::pack_dirs(data, only)?;
+    let mut report = Report::default();
+    for dir in dirs {
+        check_pack(&dir, limits, &mut report)?;
+    }
+    let Report {
+        diagnostics, sources, ..
+    } = &mut report;
+    diagnostics.sort(sources);
+    Ok(report)
+}
+
+fn check_pack(dir: &Path, limits: &Limits, report: &mut Report) -> Result<(), LoadError> {
+    let folder = dir.file_name().unwrap_or_default().to_string_lossy().into_owned();
+    let game_path = dir.join("game.yaml");
+    if !game_path.is_file() {
+        report.diagnostics.push(
+            Diagnostic::new(Code::NotAPack, format!("folder `{folder}` has no game.yaml"))
+                .in_file(dir)
+                .expected(format!("`{}` declaring the game", game_path.display()))
+                .help("every folder of the data directory is a game pack; see docs/game-packs.md"),
+        );
+        return Ok(());
+    }
+    let mut diags = Vec::new();
+    let Some(decl) = read_game_yaml(&game_path, &folder, limits, report, &mut diags)? else {
+        report.diagnostics.extend(diags);
+        return Ok(());
+    };
+
+    // Read and parse every component file in parallel, then register them in order.
+    let files = pack::component_files(dir)?;
+    let loaded: Vec<_> = files
+        .par_iter()
+        .map(|(_, path)| pack::read_file(path, limits).map(|r| (path.clone(), r)))
+        .collect::<Result<_, _>>()?;
+    let mut texts = Vec::with_capacity(loaded.len());
+    for (path, r) in loaded {
+        match r {
+            ReadFile::Text(t) => texts.push((report.sources.add(path, t.clone()), Some(t))),
+            ReadFile::Rejected(make) => {
+                let id = report.sources.add(path, "".into());
+                diags.push(make(id));
+                texts.push((id, None));
+            }
+        }
+    }
+
+    let decl_ref = &decl;
+    let results: Vec<_> = files
+        .par_iter()
+        .zip(texts.par_iter())
+        .map(|((kind_name, _), (file, text))| {
+            let mut diags = Vec::new();
+            let mut pending = Pending::default();
+            let mut comps = Vec::new();
+            let Some(text) = text else {
+                return (comps, diags, pending);
+            };
+            let Some(kind) = decl_ref.kinds.get(kind_name) else {
+                let names: Vec<&str> = decl_ref.kinds.keys().map(String::as_str).collect();
+                let mut d = Diagnostic::new(Code::UnknownKind, format!("`{kind_name}` is not a kind of this game"))
+                    .at(Span {
+                        file: *file,
+                        line: 1,
+                        column: 1,
+                        start: 0,
+                        end: text.find('\n').unwrap_or(text.len()),
+                    })
+                    .label("the file or folder name is the kind")
+                    .expected(format!("a kind declared in game.yaml: {}", quote_list(&names)));
+                if let Some(s) = did_you_mean(kind_name, names.iter().copied()) {
+                    d = d.help(format!("did you mean `{s}`? rename the file or folder"));
+                }
+                diags.push(d);
+                return (comps, diags, pending);
+            };
+            let root = match pack::parse_yaml(text, *file, limits) {
+                Ok(n) => n,
+                Err(d) => {
+                    diags.push(*d);
+                    return (comps, diags, pending);
+                }
+            };
+            let items = match &root.value {
+                crate::pack::yaml::Value::Seq(items) => items.as_slice(),
+                crate::pack::yaml::Value::Null => &[],
+                _ => {
+                    diags.push(crate::pack::reader::wrong_type(
+                        &root,
+                        &format!("a `{kind_name}` components file"),
+                        &format!("a list of `{kind_name}` components, each starting with `- id: …`"),
+                    ));
+                    return (comps, diags, pending);
+                }
+            };
+            let decl_span = |f: &str| decl_ref.field_spans.get(&(kind_name.clone(), f.to_owned())).copied();
+            let ctx = Ctx {
+                kind,
+                locales: &decl_ref.locales,
+                decl_span: &decl_span,
+            };
+            for item in items {
+                if let Some(c) = value::component(item, &ctx, &mut diags, &mut pending) {
+                    comps.push(c);
+                }
+            }
+            (comps, diags, pending)
+        })
+        .collect();
+
+    let mut components: IndexMap<String, Vec<Component>> = decl.kinds.keys().map(|k| (k.clone(), Vec::new())).collect();
+    let mut pending = Pending::default();
+    let mut incomplete: Vec<String> = Vec::new();
+    for ((kind, _), (comps, d, p)) in files.iter().zip(results) {
+        if d.iter().any(|d| {
+            matches!(
+                d.code,
+                Code::YamlSyntax | Code::YamlLimit | Code::FileTooLarge | Code::DuplicateKey
+            )
+        }) {
+            incomplete.push(kind.clone());
+        }
+        diags.extend(d);
+        pending.refs.extend(p.refs);
+        pending.members.extend(p.members);
+        if let Some(list) = components.get_mut(kind) {
+            list.extend(comps);
+        }
+    }
+    // A file that could not be read leaves its kind incomplete: counts and
+    // references into it would only repeat that problem.
+    incomplete.extend(diags.iter().filter(|d| d.code == Code::FileTooLarge).filter_map(|d| {
+        let path = report.sources.path(d.span?.file);
+        files.iter().find(|(_, p)| p == path).map(|(k, _)| k.clone())
+    }));
+    cross_check(&decl, &components, &pending, &incomplete, &mut diags);
+    report.diagnostics.extend(diags);
+    report.games.push(Game {
+        id: decl.id,
+        name: decl.name,
+        locales: decl.locales,
+        sizes: decl.sizes,
+        kinds: decl.kinds,
+        kit: decl.kit,
+        components,
+        dir: dir.to_path_buf(),
+    });
+    Ok(())
+}
+
+fn read_game_yaml(
+    path: &Path,
+    folder: &str,
+    limits: &Limits,
+    report: &mut Report,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Option<Decl>, LoadError> {
+    let read = pack::read_file(path, limits)?;
+    let text = match &read {
+        ReadFile::Text(t) => t.clone(),
+        ReadFile::Rejected(_) => "".into(),
+    };
+    let file = report.sources.add(PathBuf::from(path), text.clone());
+    if let ReadFile::Rejected(make) = read {
+        diags.push(make(file));
+        return Ok(None);
+    }
+    let root = match pack::parse_yaml(&text, file, limits) {
+        Ok(n) => n,
+        Err(d) => {
+            diags.push(*d);
+            return Ok(None);
+        }
+    };
+    Ok(read_decl(&root, folder, diags))
+}
+
+/// Checks that need every component: duplicate ids, references, member
+/// lookups and kit counts.
+fn cross_check(
+    decl: &Decl,
+    components: &IndexMap<String, Vec<Component>>,
+    pending: &Pending,
+    incomplete: &[String],
+    diags: &mut Vec<Diagnostic>,
+) {
+    let mut index: HashMap<(&str, &str), &Component> = HashMap::new();
+    for (kind, list) in components {
+        for c in list {
+            if let Some(first) = index.get(&(kind.as_str(), c.id.as_str())) {
+                diags.push(
+                    Diagnostic::new(
+                        Code::DuplicateId,
+                        format!("two `{kind}` components have the id `{}`", c.id),
+                    )
+                    .at(c.span)
+                    .label("second component with this id")
+                    .related(first.span, "first one here")
+                    .expected("ids unique within a kind")
+                    .help("rename one of them; references use the id"),
+                );
+            } else {
+                index.insert((kind.as_str(), c.id.as_str()), c);
+            }
+        }
+    }
+    for r in &pending.refs {
+        // Refs into an undeclared kind were reported once, at the declaration.
+        let known_kind = decl.kinds.contains_key(&r.kind) && !incomplete.contains(&r.kind);
+        if !known_kind || index.contains_key(&(r.kind.as_str(), r.id.as_str())) {
+            continue;
+        }
+        let ids: Vec<&str> = components
+            .get(&r.kind)
+            .map(|l| l.iter().map(|c| c.id.as_str()).collect())
+            .unwrap_or_default();
+        let mut d = Diagnostic::new(
+            Code::UnknownReference,
+            format!("{} refers to a `{}` that does not exist", r.what, r.kind),
+        )
+        .at(r.span)
+        .label(format!("no `{}` with id `{}`", r.kind, r.id))
+        .found(format!("`{}`", r.id))
+        .expected(if ids.is_empty() {
+            format!("the id of a `{}`, but the pack has none", r.kind)
+        } else {
+            format!("the id of a `{}`: {}", r.kind, quote_list(&ids))
+        });
+        if let Some(s) = did_you_mean(&r.id, ids.iter().copied()) {
+            d = d.help(format!("did you mean `{s}`?"));
+        }
+        diags.push(d);
+    }
+    for m in &pending.members {
+        // An unknown owner was already reported as an unknown reference.
+        let Some(owner) = index.get(&(m.owner_kind.as_str(), m.owner_id.as_str())) else {
+            continue;
+        };
+        let ids = list_ids(owner.field(&m.list));
+        if !ids.contains(&m.value.as_str()) {
+            let owner_name = format!("{} `{}`", m.owner_kind, m.owner_id);
+            diags.push(
+                unknown_member(&m.span, &m.what, &m.value, &m.list, &owner_name, &ids)
+                    .related(owner.span, format!("{owner_name} is declared here")),
+            );
+        }
+    }
+    for entry in &decl.kit {
+        if entry.kinds.iter().any(|k| incomplete.contains(k)) {
+            continue;
+        }
+        let mut total = 0i64;
+        let mut matched = 0usize;
+        for kind in &entry.kinds {
+            for c in components.get(kind).into_iter().flatten() {
+                let passes = entry.filter.iter().all(|(field, values)| {
+                    let v = match field.as_str() {
+                        "id" => Some(c.id.clone()),
+                        "copies" => Some(c.copies.to_string()),
+                        _ => c.field(field).and_then(FieldValue::key),
+                    };
+                    v.is_some_and(|v| values.contains(&v))
+                });
+                if !passes {
+                    continue;
+                }
+                matched += 1;
+                total += match &entry.sum {
+                    Some(f) => c.field(f).and_then(FieldValue::as_int).unwrap_or(0),
+                    None => i64::from(c.copies),
+                };
+            }
+        }
+        if total != entry.count {
+            let what = match &entry.sum {
+                Some(f) => format!("the sum of `{f}`"),
+                None => "the sum of `copies`".to_string(),
+            };
+            let filter = if entry.filter.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " where {}",
+                    entry
+                        .filter
+                        .iter()
+                        .map(|(k, v)| format!("{k} = {}", v.join(" | ")))
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                )
+            };
+            let mut d = Diagnostic::new(
+                Code::KitCountMismatch,
+                format!(
+                    "kit entry `{}` declares {} but the data has {total}",
+                    entry.id, entry.count
+                ),
+            )
+            .label(format!("declared {}", entry.count))
+            .found(format!(
+                "{total}: {what} over {matched} {} component{}{filter}",
+                entry.kinds.join("/"),
+                if matched == 1 { "" } else { "s" }
+            ))
+            .expected(format!("{} ({})", entry.count, entry.name.get(&decl.locales[0])));
+            if let Some(span) = entry.span {
+                d = d.at(span);
+            }
+            diags.push(d);
+        }
+    }
+}

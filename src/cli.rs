@@ -1,0 +1,96 @@
+//! Command-line definitions (clap). Each command has an example in its help.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "pnpkit",
+    version,
+    about = "Check tabletop game data and build print-and-play kits",
+    long_about = "pnpkit reads YAML game packs (cards, tokens, sheets, boards, rules), checks them for \
+                  consistency and renders print-and-play kits.\n\nExit codes: 0 clean, 1 problems found, \
+                  2 usage or I/O error.",
+    after_help = "Examples:\n  pnpkit check                 check every pack in data/\n  \
+                  pnpkit check openwars --format json\n  pnpkit schema                write JSON Schemas for editors"
+)]
+pub struct Cli {
+    /// The data directory: one folder per game pack.
+    #[arg(long, global = true, value_name = "DIR", default_value = "data")]
+    pub data: PathBuf,
+
+    /// Output format of reports.
+    #[arg(long, global = true, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+
+    /// When to colour human output.
+    #[arg(long, global = true, value_enum, default_value_t = Color::Auto)]
+    pub color: Color,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Human,
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check game packs and report every problem with its location.
+    #[command(after_help = "Examples:\n  pnpkit check\n  pnpkit check unmatched mythic\n  \
+                            pnpkit --data my-games check --format json > report.json\n  \
+                            pnpkit check --deny-warnings        treat warnings (missing translations) as problems")]
+    Check(CheckArgs),
+
+    /// Write JSON Schemas for game.yaml and every component kind.
+    #[command(
+        after_help = "Examples:\n  pnpkit schema                 write data/<game>/schemas/*.schema.json\n  \
+                            pnpkit schema --check         fail if the committed schemas are stale\n\n\
+                            Start a YAML file with\n  # yaml-language-server: $schema=../schemas/<kind>.schema.json\n\
+                            and editors with the YAML language server complete and validate it."
+    )]
+    Schema(SchemaArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Only these games (pack folder names); all when empty.
+    #[arg(value_name = "GAME")]
+    pub games: Vec<String>,
+
+    /// Exit with 1 on warnings too.
+    #[arg(long)]
+    pub deny_warnings: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// Only these games; all when empty.
+    #[arg(value_name = "GAME")]
+    pub games: Vec<String>,
+
+    /// Do not write: exit 1 if a schema file is missing or differs.
+    #[arg(long)]
+    pub check: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_is_well_formed() {
+        super::Cli::command().debug_assert();
+    }
+}

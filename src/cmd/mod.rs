@@ -1,0 +1,67 @@
+//! Thin command modules over the load → check → (build) pipeline. Commands
+//! read and write files but never print: they return an [`Outcome`] that
+//! `main` prints, with the status that picks the exit code.
+
+pub mod check;
+pub mod schema;
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use crate::cli::{Cli, Color, Command};
+use crate::pack::LoadError;
+
+/// What a command produced.
+#[derive(Debug)]
+pub struct Outcome {
+    /// The report, printed on standard output.
+    pub stdout: String,
+    pub status: Status,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Exit code 0.
+    Clean,
+    /// Exit code 1: the input has problems.
+    Problems,
+}
+
+/// A failure that stops the command: exit code 2.
+#[derive(Debug)]
+pub enum Fatal {
+    Load(LoadError),
+    Write { path: PathBuf, source: std::io::Error },
+}
+
+impl std::fmt::Display for Fatal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Fatal::Load(e) => e.fmt(f),
+            Fatal::Write { path, source } => write!(f, "cannot write `{}`: {source}", path.display()),
+        }
+    }
+}
+
+impl From<LoadError> for Fatal {
+    fn from(e: LoadError) -> Self {
+        Fatal::Load(e)
+    }
+}
+
+/// Whether human output should be coloured.
+pub fn use_color(choice: Color) -> bool {
+    match choice {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal(),
+    }
+}
+
+/// Runs the command the CLI names.
+pub fn run(cli: &Cli) -> Result<Outcome, Fatal> {
+    match &cli.command {
+        Command::Check(args) => check::run(cli, args),
+        Command::Schema(args) => schema::run(cli, args),
+    }
+}

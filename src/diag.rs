@@ -1,0 +1,439 @@
+//! Diagnostics: one `Code` enum for every problem pnpkit reports, source
+//! spans, and the human (rustc-style) and JSON renderings.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+use serde::Serialize;
+
+/// How bad a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+macro_rules! codes {
+    ($($variant:ident = $id:literal, $name:literal, $sev:ident, $summary:literal;)*) => {
+        /// Every diagnostic code pnpkit can emit. Codes are stable: never renumber.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Code { $($variant,)* }
+
+        impl Code {
+            /// All codes, in numeric order.
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+
+            /// The stable identifier, e.g. `E004`.
+            pub fn id(self) -> &'static str {
+                match self { $(Code::$variant => $id,)* }
+            }
+
+            /// The stable kebab-case name, e.g. `unknown-field`.
+            pub fn name(self) -> &'static str {
+                match self { $(Code::$variant => $name,)* }
+            }
+
+            /// The default severity of this code.
+            pub fn severity(self) -> Severity {
+                match self { $(Code::$variant => Severity::$sev,)* }
+            }
+
+            /// One line on what the code means (for `docs/diagnostics.md`).
+            pub fn summary(self) -> &'static str {
+                match self { $(Code::$variant => $summary,)* }
+            }
+        }
+    };
+}
+
+codes! {
+    YamlSyntax = "E001", "yaml-syntax", Error, "The file is not valid YAML.";
+    YamlLimit = "E002", "yaml-limit", Error, "The YAML exceeds a safety budget (alias expansion, nesting depth, node count).";
+    FileTooLarge = "E003", "file-too-large", Error, "The file is larger than the size limit for pack files.";
+    DuplicateKey = "E004", "duplicate-key", Error, "A mapping repeats a key.";
+    UnknownField = "E005", "unknown-field", Error, "A field that the kind (or game.yaml format) does not declare.";
+    MissingField = "E006", "missing-field", Error, "A required field is absent.";
+    WrongType = "E007", "wrong-type", Error, "A value has the wrong type (a list where a number is expected, ...).";
+    OutOfRange = "E008", "out-of-range", Error, "A number or list length is outside the range that game.yaml declares.";
+    InvalidValue = "E009", "invalid-value", Error, "A value is not one of the allowed values or not in the expected form.";
+    DuplicateId = "E010", "duplicate-id", Error, "Two components of the same kind (or two items of one list) share an id.";
+    UnknownReference = "E011", "unknown-reference", Error, "A reference names a component that does not exist.";
+    UnknownMember = "E012", "unknown-member", Error, "A value names an item that the referenced component's list does not have.";
+    KitCountMismatch = "E013", "kit-count-mismatch", Error, "A declared kit count does not match the data.";
+    MissingTranslation = "W014", "missing-translation", Warning, "A player-facing text lacks a locale of the pack, or is empty.";
+    UnknownKind = "E015", "unknown-kind", Error, "A components file names a kind that game.yaml does not declare.";
+    BadDeclaration = "E016", "bad-declaration", Error, "game.yaml declares something inconsistent (a ref to an unknown kind, an unknown size ...).";
+    NotAPack = "E017", "not-a-pack", Error, "A folder in the data directory has no game.yaml.";
+}
+
+/// Identifies a file in a [`SourceMap`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FileId(pub u32);
+
+/// A byte range in one source file, with its 1-based line and column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Span {
+    pub file: FileId,
+    pub line: u32,
+    pub column: u32,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// A source file as read from disk.
+#[derive(Debug)]
+pub struct SourceFile {
+    pub path: PathBuf,
+    pub text: Arc<str>,
+}
+
+/// Every file read during a run, so diagnostics can show snippets.
+#[derive(Debug, Default)]
+pub struct SourceMap {
+    files: Vec<SourceFile>,
+}
+
+impl SourceMap {
+    pub fn add(&mut self, path: PathBuf, text: Arc<str>) -> FileId {
+        self.files.push(SourceFile { path, text });
+        FileId(self.files.len() as u32 - 1)
+    }
+
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    pub fn get(&self, id: FileId) -> &SourceFile {
+        &self.files[id.0 as usize]
+    }
+
+    pub fn path(&self, id: FileId) -> &Path {
+        &self.get(id).path
+    }
+
+    /// The span of a whole line (1-based), for diagnostics that point at a line.
+    pub fn line_span(&self, file: FileId, line: u32) -> Span {
+        let text = &self.get(file).text;
+        let mut start = 0;
+        for _ in 1..line.max(1) {
+            match text[start..].find('\n') {
+                Some(i) => start += i + 1,
+                None => break,
+            }
+        }
+        let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        Span {
+            file,
+            line: line.max(1),
+            column: 1,
+            start,
+            end,
+        }
+    }
+}
+
+/// A secondary location with its own message.
+#[derive(Clone, Debug)]
+pub struct Label {
+    pub span: Span,
+    pub message: String,
+}
+
+/// One problem found in the input.
+#[derive(Clone, Debug)]
+pub struct Diagnostic {
+    pub code: Code,
+    pub severity: Severity,
+    pub message: String,
+    /// Where the problem is; `None` only for problems with no source location.
+    pub span: Option<Span>,
+    /// A file named without a location (for example an unreadable file).
+    pub file: Option<PathBuf>,
+    /// What the primary label says (usually "found ...").
+    pub label: Option<String>,
+    pub found: Option<String>,
+    pub expected: Option<String>,
+    pub help: Option<String>,
+    pub notes: Vec<String>,
+    pub related: Vec<Label>,
+}
+
+impl Diagnostic {
+    pub fn new(code: Code, message: impl Into<String>) -> Self {
+        Diagnostic {
+            code,
+            severity: code.severity(),
+            message: message.into(),
+            span: None,
+            file: None,
+            label: None,
+            found: None,
+            expected: None,
+            help: None,
+            notes: Vec::new(),
+            related: Vec::new(),
+        }
+    }
+
+    pub fn at(mut self, span: Span) -> Self {
+        self.span = Some(span);
+        self
+    }
+
+    pub fn in_file(mut self, path: impl Into<PathBuf>) -> Self {
+        self.file = Some(path.into());
+        self
+    }
+
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.label = Some(label.into());
+        self
+    }
+
+    pub fn found(mut self, found: impl Into<String>) -> Self {
+        self.found = Some(found.into());
+        self
+    }
+
+    pub fn expected(mut self, expected: impl Into<String>) -> Self {
+        self.expected = Some(expected.into());
+        self
+    }
+
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
+        self
+    }
+
+    pub fn related(mut self, span: Span, message: impl Into<String>) -> Self {
+        self.related.push(Label {
+            span,
+            message: message.into(),
+        });
+        self
+    }
+
+    fn sort_key(&self, sources: &SourceMap) -> (PathBuf, u32, u32, Code) {
+        let (path, line, col) = match self.span {
+            Some(s) => (sources.path(s.file).to_path_buf(), s.line, s.column),
+            None => (self.file.clone().unwrap_or_default(), 0, 0),
+        };
+        (path, line, col, self.code)
+    }
+}
+
+/// A list of diagnostics with the sources they point into.
+#[derive(Debug, Default)]
+pub struct Diagnostics {
+    pub items: Vec<Diagnostic>,
+}
+
+impl Diagnostics {
+    pub fn push(&mut self, d: Diagnostic) {
+        self.items.push(d);
+    }
+
+    pub fn extend(&mut self, other: impl IntoIterator<Item = Diagnostic>) {
+        self.items.extend(other);
+    }
+
+    pub fn errors(&self) -> usize {
+        self.count(Severity::Error)
+    }
+
+    pub fn warnings(&self) -> usize {
+        self.count(Severity::Warning)
+    }
+
+    fn count(&self, sev: Severity) -> usize {
+        self.items.iter().filter(|d| d.severity == sev).count()
+    }
+
+    /// Orders diagnostics by file, line, column and code so output is stable.
+    pub fn sort(&mut self, sources: &SourceMap) {
+        self.items.sort_by_cached_key(|d| d.sort_key(sources));
+    }
+}
+
+/// Renders diagnostics for a terminal or a log, rustc style.
+pub fn render_human(diags: &[Diagnostic], sources: &SourceMap, color: bool) -> String {
+    let renderer = if color { Renderer::styled() } else { Renderer::plain() };
+    let mut out = String::new();
+    for d in diags {
+        out.push_str(&render_one(d, sources, &renderer));
+        out.push_str("\n\n");
+    }
+    out
+}
+
+fn render_one(d: &Diagnostic, sources: &SourceMap, renderer: &Renderer) -> String {
+    let level = match d.severity {
+        Severity::Error => Level::ERROR,
+        Severity::Warning => Level::WARNING,
+    };
+    let title = format!("{} ({})", d.message, d.code.name());
+    let mut group = Group::with_title(level.primary_title(title.as_str()).id(d.code.id()));
+    let path_strings: Vec<String>;
+    if let Some(span) = d.span {
+        let file = sources.get(span.file);
+        path_strings = std::iter::once(file.path.display().to_string())
+            .chain(
+                d.related
+                    .iter()
+                    .map(|l| sources.path(l.span.file).display().to_string()),
+            )
+            .collect();
+        let mut snippet = Snippet::source(&*file.text).path(path_strings[0].as_str()).fold(true);
+        let primary = AnnotationKind::Primary.span(span.start..span.end.max(span.start));
+        let primary = match &d.label {
+            Some(l) => primary.label(l.as_str()),
+            None => primary,
+        };
+        snippet = snippet.annotation(primary);
+        // Related labels in the same file share the snippet; others get their own.
+        let mut others = Vec::new();
+        for (i, l) in d.related.iter().enumerate() {
+            if l.span.file == span.file {
+                snippet = snippet.annotation(
+                    AnnotationKind::Context
+                        .span(l.span.start..l.span.end)
+                        .label(l.message.as_str()),
+                );
+            } else {
+                others.push((i, l));
+            }
+        }
+        group = group.element(snippet);
+        for (i, l) in others {
+            let f = sources.get(l.span.file);
+            group = group.element(
+                Snippet::source(&*f.text)
+                    .path(path_strings[i + 1].as_str())
+                    .fold(true)
+                    .annotation(
+                        AnnotationKind::Context
+                            .span(l.span.start..l.span.end)
+                            .label(l.message.as_str()),
+                    ),
+            );
+        }
+    } else if let Some(file) = &d.file {
+        path_strings = vec![format!("in {}", file.display())];
+        group = group.element(Level::NOTE.message(path_strings[0].as_str()));
+    }
+    let found = d.found.as_ref().map(|f| format!("found: {f}"));
+    let expected = d.expected.as_ref().map(|e| format!("expected: {e}"));
+    if let Some(f) = &found {
+        group = group.element(Level::NOTE.message(f.as_str()));
+    }
+    if let Some(e) = &expected {
+        group = group.element(Level::NOTE.message(e.as_str()));
+    }
+    for n in &d.notes {
+        group = group.element(Level::NOTE.message(n.as_str()));
+    }
+    let mut report = vec![group];
+    if let Some(h) = &d.help {
+        report.push(Group::with_title(Level::HELP.secondary_title(h.as_str())));
+    }
+    renderer.render(&report)
+}
+
+/// The machine-readable form of one diagnostic.
+#[derive(Serialize)]
+pub struct JsonDiagnostic {
+    pub code: &'static str,
+    pub name: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    pub file: Option<String>,
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+    pub found: Option<String>,
+    pub expected: Option<String>,
+    pub help: Option<String>,
+    pub notes: Vec<String>,
+    pub related: Vec<JsonLabel>,
+}
+
+#[derive(Serialize)]
+pub struct JsonLabel {
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+}
+
+pub fn to_json(d: &Diagnostic, sources: &SourceMap) -> JsonDiagnostic {
+    let file = match d.span {
+        Some(s) => Some(sources.path(s.file).display().to_string()),
+        None => d.file.as_ref().map(|f| f.display().to_string()),
+    };
+    JsonDiagnostic {
+        code: d.code.id(),
+        name: d.code.name(),
+        severity: d.severity,
+        message: d.message.clone(),
+        file,
+        line: d.span.map(|s| s.line),
+        column: d.span.map(|s| s.column),
+        found: d.found.clone(),
+        expected: d.expected.clone(),
+        help: d.help.clone(),
+        notes: d.notes.clone(),
+        related: d
+            .related
+            .iter()
+            .map(|l| JsonLabel {
+                file: sources.path(l.span.file).display().to_string(),
+                line: l.span.line,
+                column: l.span.column,
+                message: l.message.clone(),
+            })
+            .collect(),
+    }
+}
+
+/// Suggests the closest candidate to `word` if one is close enough.
+pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    candidates
+        .into_iter()
+        .map(|c| (strsim::damerau_levenshtein(word, c), c))
+        .filter(|(d, c)| *d <= (c.len().max(word.len()) / 3).max(1))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_and_ordered() {
+        let mut ids: Vec<_> = Code::ALL.iter().map(|c| &c.id()[1..]).collect();
+        let sorted = ids.clone();
+        ids.dedup();
+        assert_eq!(ids, sorted);
+        let mut names: Vec<_> = Code::ALL.iter().map(|c| c.name()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), Code::ALL.len());
+    }
+
+    #[test]
+    fn suggestions() {
+        assert_eq!(did_you_mean("atack", ["attack", "cost"]), Some("attack"));
+        assert_eq!(did_you_mean("zzz", ["attack", "cost"]), None);
+    }
+}

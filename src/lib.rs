@@ -1,0 +1,16 @@
+//! pnpkit: game packs in YAML → checked model → print-and-play kits, deck
+//! checks and rules checking.
+//!
+//! Data flows one way: [`pack`] reads YAML with positions, [`check`] turns it
+//! into the validated [`model`] while collecting [`diag`]nostics, and the
+//! commands in [`cmd`] orchestrate I/O. Only `main` prints and picks the exit
+//! code.
+
+pub mod check;
+pub mod cli;
+pub mod cmd;
+pub mod diag;
+pub mod fsx;
+pub mod model;
+pub mod pack;
+pub mod schema;

@@ -1,0 +1,276 @@
+//! The validated domain model. Everything downstream (rendering, decks,
+//! rules engines) reads these types and may trust them: `check` built them
+//! only from data that passed every check.
+
+use std::path::PathBuf;
+
+use indexmap::IndexMap;
+use serde::Serialize;
+
+use crate::diag::Span;
+
+/// A player-facing text: one string per locale, in the pack's locale order.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(transparent)]
+pub struct Text(pub IndexMap<String, String>);
+
+impl Text {
+    /// The text in `locale`, falling back to the first locale present.
+    pub fn get(&self, locale: &str) -> &str {
+        self.0
+            .get(locale)
+            .or_else(|| self.0.values().next())
+            .map_or("", String::as_str)
+    }
+}
+
+/// A physical size in millimetres.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Size {
+    pub width: f64,
+    pub height: f64,
+}
+
+/// How a kind is printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Shape {
+    Card,
+    Token,
+    Counter,
+    Sheet,
+    Board,
+    None,
+}
+
+impl Shape {
+    pub const NAMES: &'static [&'static str] = &["card", "token", "counter", "sheet", "board", "none"];
+
+    pub fn parse(s: &str) -> Option<Shape> {
+        Some(match s {
+            "card" => Shape::Card,
+            "token" => Shape::Token,
+            "counter" => Shape::Counter,
+            "sheet" => Shape::Sheet,
+            "board" => Shape::Board,
+            "none" => Shape::None,
+            _ => return None,
+        })
+    }
+}
+
+/// The declared type of a field, with its legal values.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum FieldType {
+    Int {
+        min: Option<i64>,
+        max: Option<i64>,
+    },
+    Number {
+        min: Option<f64>,
+        max: Option<f64>,
+    },
+    Bool,
+    String,
+    Text,
+    Enum {
+        values: Vec<String>,
+    },
+    Color,
+    Ref {
+        to: String,
+        also: Vec<String>,
+    },
+    Member {
+        /// The top-level ref field that names the component holding the list;
+        /// `None` for the component itself (`of: self.<list>`).
+        via: Option<String>,
+        list: String,
+        also: Vec<String>,
+    },
+    Cell {
+        cols: Option<u32>,
+        rows: Option<u32>,
+    },
+    List {
+        of: Box<FieldSpec>,
+        min: Option<usize>,
+        max: Option<usize>,
+        unique: bool,
+    },
+    Record {
+        fields: IndexMap<String, FieldSpec>,
+    },
+}
+
+impl FieldType {
+    pub fn name(&self) -> &'static str {
+        match self {
+            FieldType::Int { .. } => "int",
+            FieldType::Number { .. } => "number",
+            FieldType::Bool => "bool",
+            FieldType::String => "string",
+            FieldType::Text => "text",
+            FieldType::Enum { .. } => "enum",
+            FieldType::Color => "color",
+            FieldType::Ref { .. } => "ref",
+            FieldType::Member { .. } => "member",
+            FieldType::Cell { .. } => "cell",
+            FieldType::List { .. } => "list",
+            FieldType::Record { .. } => "record",
+        }
+    }
+
+    pub const NAMES: &'static [&'static str] = &[
+        "int", "number", "bool", "string", "text", "enum", "color", "ref", "member", "cell", "list", "record",
+    ];
+}
+
+/// A declared field.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FieldSpec {
+    #[serde(flatten)]
+    pub ty: FieldType,
+    pub required: bool,
+    pub default: Option<FieldValue>,
+    pub help: Option<String>,
+}
+
+/// A component kind declared in `game.yaml`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Kind {
+    pub id: String,
+    pub name: Text,
+    pub size: Option<String>,
+    pub shape: Shape,
+    pub fields: IndexMap<String, FieldSpec>,
+}
+
+/// One declared kit count.
+#[derive(Clone, Debug, Serialize)]
+pub struct KitEntry {
+    pub id: String,
+    pub name: Text,
+    pub kinds: Vec<String>,
+    pub filter: IndexMap<String, Vec<String>>,
+    pub sum: Option<String>,
+    pub count: i64,
+    #[serde(skip)]
+    pub span: Option<Span>,
+}
+
+/// A validated field value. Refs, enums, cells and colours are strings.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum FieldValue {
+    Bool(bool),
+    Int(i64),
+    Number(f64),
+    Str(String),
+    Text(Text),
+    List(Vec<FieldValue>),
+    Record(IndexMap<String, FieldValue>),
+}
+
+impl FieldValue {
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            FieldValue::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            FieldValue::Int(i) => Some(*i),
+            _ => None,
+        }
+    }
+
+    pub fn as_list(&self) -> Option<&[FieldValue]> {
+        match self {
+            FieldValue::List(l) => Some(l),
+            _ => None,
+        }
+    }
+
+    pub fn as_record(&self) -> Option<&IndexMap<String, FieldValue>> {
+        match self {
+            FieldValue::Record(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The value as a filter key: scalars as their text form.
+    pub fn key(&self) -> Option<String> {
+        match self {
+            FieldValue::Bool(b) => Some(b.to_string()),
+            FieldValue::Int(i) => Some(i.to_string()),
+            FieldValue::Number(n) => Some(n.to_string()),
+            FieldValue::Str(s) => Some(s.clone()),
+            _ => None,
+        }
+    }
+}
+
+/// Which values of a component are invented rather than taken from the seed.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Sample {
+    #[default]
+    None,
+    All,
+    Fields(Vec<String>),
+}
+
+impl Sample {
+    pub fn is_none(&self) -> bool {
+        *self == Sample::None
+    }
+}
+
+/// One component (a card, token, sheet, board...).
+#[derive(Clone, Debug, Serialize)]
+pub struct Component {
+    pub id: String,
+    pub kind: String,
+    pub name: Text,
+    pub copies: u32,
+    #[serde(skip_serializing_if = "Sample::is_none")]
+    pub sample: Sample,
+    pub fields: IndexMap<String, FieldValue>,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+impl Component {
+    pub fn field(&self, name: &str) -> Option<&FieldValue> {
+        self.fields.get(name)
+    }
+}
+
+/// A validated game pack.
+#[derive(Clone, Debug, Serialize)]
+pub struct Game {
+    pub id: String,
+    pub name: Text,
+    pub locales: Vec<String>,
+    pub sizes: IndexMap<String, Size>,
+    pub kinds: IndexMap<String, Kind>,
+    pub kit: Vec<KitEntry>,
+    /// Components by kind, in file order.
+    pub components: IndexMap<String, Vec<Component>>,
+    #[serde(skip)]
+    pub dir: PathBuf,
+}
+
+impl Game {
+    pub fn component(&self, kind: &str, id: &str) -> Option<&Component> {
+        self.components.get(kind)?.iter().find(|c| c.id == id)
+    }
+
+    pub fn component_count(&self) -> usize {
+        self.components.values().map(Vec::len).sum()
+    }
+}
