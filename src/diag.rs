@@ -66,6 +66,7 @@ codes! {
     UnknownKind = "E015", "unknown-kind", Error, "A components file names a kind that game.yaml does not declare.";
     BadDeclaration = "E016", "bad-declaration", Error, "game.yaml declares something inconsistent (a ref to an unknown kind, an unknown size ...).";
     NotAPack = "E017", "not-a-pack", Error, "A folder in the data directory has no game.yaml.";
+    RuleViolated = "E018", "rule-violated", Error, "A component breaks a cross-field rule that its kind declares in `rules:`.";
 }
 
 /// Identifies a file in a [`SourceMap`].

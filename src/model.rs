@@ -145,6 +145,28 @@ pub struct Kind {
     pub size: Option<String>,
     pub shape: Shape,
     pub fields: IndexMap<String, FieldSpec>,
+    pub rules: Vec<Rule>,
+}
+
+/// A cross-field rule of a kind: when the `when` fields have the given
+/// values, the component must satisfy every other clause.
+#[derive(Clone, Debug, Serialize)]
+pub struct Rule {
+    pub id: String,
+    /// Field → accepted values; the rule applies when all match.
+    pub when: IndexMap<String, Vec<String>>,
+    /// Fields that must be present.
+    pub require: Vec<String>,
+    /// Fields that must be absent.
+    pub forbid: Vec<String>,
+    /// Field → allowed values.
+    pub expect: IndexMap<String, Vec<String>>,
+    /// The component named by this ref field must agree on some fields:
+    /// (field here, field there).
+    pub matches: Option<(String, Vec<(String, String)>)>,
+    pub message: Option<String>,
+    #[serde(skip)]
+    pub span: Option<Span>,
 }
 
 /// One declared kit count.
@@ -242,9 +264,29 @@ pub struct Component {
     pub fields: IndexMap<String, FieldValue>,
     #[serde(skip)]
     pub span: Span,
+    /// Where each top-level field's value was written.
+    #[serde(skip)]
+    pub field_spans: IndexMap<String, Span>,
 }
 
 impl Component {
+    /// A field's value as a filter key; built-in `id` and `copies` included.
+    pub fn key_of(&self, field: &str) -> Option<String> {
+        match field {
+            "id" => Some(self.id.clone()),
+            "copies" => Some(self.copies.to_string()),
+            _ => self.field(field).and_then(FieldValue::key),
+        }
+    }
+
+    /// The span of a field's value, or of the component.
+    pub fn span_of(&self, field: &str) -> Span {
+        self.field_spans.get(field).copied().unwrap_or(self.span)
+    }
+}
+
+impl Component {
+    /// A field's value.
     pub fn field(&self, name: &str) -> Option<&FieldValue> {
         self.fields.get(name)
     }

@@ -43,7 +43,7 @@ fn invalid_fixtures_match_snapshots() {
     for dir in cases() {
         let name = dir.file_name().unwrap().to_string_lossy().into_owned();
         let report = run_case(&dir);
-        assert!(report.diagnostics.items.len() > 0, "{name}: expected diagnostics");
+        assert!(!report.diagnostics.items.is_empty(), "{name}: expected diagnostics");
         insta::assert_snapshot!(format!("invalid__{name}"), human(&report, false, None));
     }
 }
@@ -122,4 +122,26 @@ fn shipped_data_is_clean() {
     assert!(problems.is_empty(), "{}", human(&report, false, None));
     let ids: Vec<&str> = report.games.iter().map(|g| g.id.as_str()).collect();
     assert_eq!(ids, ["mythic", "onevmany", "openwars", "unmatched", "xterminio"]);
+}
+
+#[test]
+fn every_code_is_documented() {
+    let doc = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/diagnostics.md")).unwrap();
+    for code in Code::ALL {
+        let row = format!(
+            "| `{}` | `{}` | {} | {} |",
+            code.id(),
+            code.name(),
+            match code.severity() {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            },
+            code.summary()
+        );
+        assert!(
+            doc.contains(&row),
+            "docs/diagnostics.md lacks or misstates {}",
+            code.id()
+        );
+    }
 }

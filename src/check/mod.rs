@@ -17,7 +17,7 @@ use crate::pack::decl::{Decl, read_decl};
 use crate::pack::reader::quote_list;
 use crate::pack::yaml::Limits;
 use crate::pack::{self, LoadError, ReadFile};
-use value::{Ctx, Pending, list_ids, unknown_member};
+use value::{Ctx, Pending, list_ids, rule_applies, rule_condition, rule_diag, unknown_member};
 
 /// Everything a check run produced.
 #[derive(Debug, Default)]
@@ -287,6 +287,48 @@ fn cross_check(
             );
         }
     }
+    for kind in decl.kinds.values() {
+        for rule in &kind.rules {
+            let Some((via, pairs)) = &rule.matches else { continue };
+            let Some(crate::model::FieldType::Ref { to, .. }) = kind.fields.get(via).map(|f| &f.ty) else {
+                continue;
+            };
+            for c in components.get(&kind.id).into_iter().flatten() {
+                if !rule_applies(rule, c) {
+                    continue;
+                }
+                let Some(other) = c
+                    .field(via)
+                    .and_then(FieldValue::as_str)
+                    .and_then(|id| index.get(&(to.as_str(), id)))
+                else {
+                    continue;
+                };
+                for (here, there) in pairs {
+                    let (a, b) = (c.key_of(here), other.key_of(there));
+                    if a != b {
+                        let show = |v: &Option<String>| v.as_ref().map_or("absent".to_string(), |v| format!("`{v}`"));
+                        diags.push(
+                            rule_diag(
+                                rule,
+                                c,
+                                c.span_of(here),
+                                format!(
+                                    "`{here}` must equal `{there}` of {to} `{}`{}",
+                                    other.id,
+                                    rule_condition(rule)
+                                ),
+                                format!("{here} is {}", show(&a)),
+                            )
+                            .found(show(&a))
+                            .expected(format!("{} (`{there}` of {to} `{}`)", show(&b), other.id))
+                            .related(other.span_of(there), format!("{to} `{}` has {}", other.id, show(&b))),
+                        );
+                    }
+                }
+            }
+        }
+    }
     for entry in &decl.kit {
         if entry.kinds.iter().any(|k| incomplete.contains(k)) {
             continue;
@@ -295,14 +337,10 @@ fn cross_check(
         let mut matched = 0usize;
         for kind in &entry.kinds {
             for c in components.get(kind).into_iter().flatten() {
-                let passes = entry.filter.iter().all(|(field, values)| {
-                    let v = match field.as_str() {
-                        "id" => Some(c.id.clone()),
-                        "copies" => Some(c.copies.to_string()),
-                        _ => c.field(field).and_then(FieldValue::key),
-                    };
-                    v.is_some_and(|v| values.contains(&v))
-                });
+                let passes = entry
+                    .filter
+                    .iter()
+                    .all(|(field, values)| c.key_of(field).is_some_and(|v| values.contains(&v)));
                 if !passes {
                     continue;
                 }

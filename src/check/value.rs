@@ -3,7 +3,7 @@
 use indexmap::IndexMap;
 
 use crate::diag::{Code, Diagnostic, Span, did_you_mean};
-use crate::model::{Component, FieldSpec, FieldType, FieldValue, Kind, Sample};
+use crate::model::{Component, FieldSpec, FieldType, FieldValue, Kind, Rule, Sample};
 use crate::pack::decl::BUILTIN_FIELDS;
 use crate::pack::reader::{MapReader, quote_list, read_int, read_slug, read_text, unknown_field, wrong_type};
 use crate::pack::yaml::{Node, Value};
@@ -83,10 +83,15 @@ pub fn component(node: &Node, ctx: &Ctx, diags: &mut Vec<Diagnostic>, pending: &
     let sample = m.take("sample").map(|n| read_sample(n, kind, &what, diags));
     let mut uses = Vec::new();
     let mut fields = IndexMap::new();
+    let mut field_spans = IndexMap::new();
+    if let Some(n) = node.get("copies") {
+        field_spans.insert("copies".to_string(), n.span);
+    }
     for (fname, spec) in &kind.fields {
         let fwhat = format!("field `{fname}` of {what}");
         match m.take(fname) {
             Some(v) => {
+                field_spans.insert(fname.clone(), v.span);
                 let mut vctx = VCtx {
                     locales: ctx.locales,
                     diags,
@@ -152,15 +157,104 @@ pub fn component(node: &Node, ctx: &Ctx, diags: &mut Vec<Diagnostic>, pending: &
             }
         }
     }
-    Some(Component {
+    let c = Component {
         id,
         kind: kind.id.clone(),
         name: name.unwrap_or_default(),
         copies: copies.unwrap_or(1),
         sample: sample.unwrap_or_default(),
         fields,
-        span: node.span,
-    })
+        span: node.get("id").map_or(node.span, |n| n.span),
+        field_spans,
+    };
+    local_rules(&c, kind, diags);
+    Some(c)
+}
+
+/// Whether a rule's `when` clause holds for a component.
+pub fn rule_applies(rule: &Rule, c: &Component) -> bool {
+    rule.when
+        .iter()
+        .all(|(f, values)| c.key_of(f).is_some_and(|v| values.contains(&v)))
+}
+
+/// "when powered = true" for messages.
+pub fn rule_condition(rule: &Rule) -> String {
+    if rule.when.is_empty() {
+        return String::new();
+    }
+    let parts: Vec<String> = rule
+        .when
+        .iter()
+        .map(|(f, v)| format!("{f} = {}", v.join(" | ")))
+        .collect();
+    format!(" when {}", parts.join(" and "))
+}
+
+pub fn rule_diag(rule: &Rule, c: &Component, span: Span, message: String, label: String) -> Diagnostic {
+    let mut d = Diagnostic::new(
+        Code::RuleViolated,
+        format!("{} `{}` breaks rule `{}`: {message}", c.kind, c.id, rule.id),
+    )
+    .at(span)
+    .label(label);
+    if let Some(m) = &rule.message {
+        d = d.note(m.clone());
+    }
+    if let Some(s) = rule.span {
+        d = d.related(s, "rule declared here");
+    }
+    d
+}
+
+/// Checks the `require`, `forbid` and `expect` clauses of the kind's rules.
+fn local_rules(c: &Component, kind: &Kind, diags: &mut Vec<Diagnostic>) {
+    for rule in &kind.rules {
+        if !rule_applies(rule, c) {
+            continue;
+        }
+        let cond = rule_condition(rule);
+        for f in &rule.require {
+            if c.key_of(f).is_none() && c.field(f).is_none() {
+                diags.push(rule_diag(
+                    rule,
+                    c,
+                    c.span,
+                    format!("`{f}` is required{cond}"),
+                    format!("no `{f}`"),
+                ));
+            }
+        }
+        for f in &rule.forbid {
+            if c.field(f).is_some() {
+                diags.push(rule_diag(
+                    rule,
+                    c,
+                    c.span_of(f),
+                    format!("`{f}` must be absent{cond}"),
+                    format!("`{f}` not allowed here"),
+                ));
+            }
+        }
+        for (f, values) in &rule.expect {
+            let v = c.key_of(f);
+            if !v.as_ref().is_some_and(|v| values.contains(v)) {
+                let shown = v.map_or_else(|| "absent".to_string(), |v| format!("`{v}`"));
+                let want = values.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(" or ");
+                diags.push(
+                    rule_diag(
+                        rule,
+                        c,
+                        c.span_of(f),
+                        format!("`{f}` must be {want}{cond}"),
+                        format!("{f} is {shown}"),
+                    )
+                    .found(shown)
+                    .expected(want),
+                );
+            }
+        }
+    }
 }
 
 /// The `id`s of the records of a list value.

@@ -9,13 +9,14 @@ use super::reader::{
 };
 use super::yaml::{Node, Value};
 use crate::diag::{Code, Diagnostic, Span, did_you_mean};
-use crate::model::{FieldSpec, FieldType, FieldValue, Kind, KitEntry, Shape, Size, Text};
+use crate::model::{FieldSpec, FieldType, FieldValue, Kind, KitEntry, Rule, Shape, Size, Text};
 
 /// Fields every component has, whatever its kind.
 pub const BUILTIN_FIELDS: &[&str] = &["id", "name", "copies", "sample"];
 
 const GAME_KEYS: &[&str] = &["id", "name", "locales", "sizes", "kinds", "kit"];
-const KIND_KEYS: &[&str] = &["name", "size", "shape", "fields"];
+const KIND_KEYS: &[&str] = &["name", "size", "shape", "fields", "rules"];
+const RULE_KEYS: &[&str] = &["id", "when", "require", "forbid", "expect", "match", "message"];
 const KIT_KEYS: &[&str] = &["id", "name", "kinds", "where", "sum", "count"];
 
 /// `game.yaml` as declared, before components are read.
@@ -238,6 +239,10 @@ fn read_kind(
     if let Some(fnode) = m.take("fields") {
         fields = read_fields(fnode, &what, kid, locales, field_spans, diags);
     }
+    let rules = m
+        .take("rules")
+        .map(|n| read_rules(n, kid, &fields, diags))
+        .unwrap_or_default();
     m.finish(KIND_KEYS, diags);
     Some(Kind {
         id: kid.to_owned(),
@@ -245,7 +250,141 @@ fn read_kind(
         size,
         shape: shape.unwrap_or(Shape::Card),
         fields,
+        rules,
     })
+}
+
+/// Reads a kind's `rules:` list, checking that every field it names exists.
+fn read_rules(node: &Node, kid: &str, fields: &IndexMap<String, FieldSpec>, diags: &mut Vec<Diagnostic>) -> Vec<Rule> {
+    let mut out = Vec::new();
+    let Some(items) = read_seq(node, &format!("`rules` of kind `{kid}`"), diags) else {
+        return out;
+    };
+    let known: Vec<&str> = fields.keys().map(String::as_str).chain(["id", "copies"]).collect();
+    let check_field = |n: &Node, diags: &mut Vec<Diagnostic>| -> Option<String> {
+        let f = read_str(n, "a field name", diags)?;
+        if known.contains(&f) {
+            Some(f.to_owned())
+        } else {
+            let mut d = Diagnostic::new(
+                Code::BadDeclaration,
+                format!("a rule of kind `{kid}` names unknown field `{f}`"),
+            )
+            .at(n.span)
+            .label("not a field of the kind")
+            .expected(format!("one of {}", quote_list(&known)));
+            if let Some(s) = did_you_mean(f, known.iter().copied()) {
+                d = d.help(format!("did you mean `{s}`?"));
+            }
+            diags.push(d);
+            None
+        }
+    };
+    let values_map = |n: &Node, what: &str, diags: &mut Vec<Diagnostic>| -> IndexMap<String, Vec<String>> {
+        let mut out = IndexMap::new();
+        let Some(entries) = n.as_map() else {
+            diags.push(wrong_type(n, what, "a mapping of field: value (or a list of values)"));
+            return out;
+        };
+        for (k, v) in entries {
+            let Some(f) = check_field(k, diags) else { continue };
+            let values: Vec<String> = match &v.value {
+                Value::Seq(items) => items.iter().filter_map(scalar_key).collect(),
+                _ => scalar_key(v).into_iter().collect(),
+            };
+            out.insert(f, values);
+        }
+        out
+    };
+    let field_list = |n: &Node, what: &str, diags: &mut Vec<Diagnostic>| -> Vec<String> {
+        read_seq(n, what, diags)
+            .map(|items| items.iter().filter_map(|i| check_field(i, diags)).collect())
+            .unwrap_or_default()
+    };
+    for (i, item) in items.iter().enumerate() {
+        let Some(mut m) = MapReader::new(item, format!("rule {} of kind `{kid}`", i + 1), diags) else {
+            continue;
+        };
+        let id = m
+            .take("id")
+            .and_then(|n| read_slug(n, "a rule id", diags))
+            .unwrap_or_else(|| format!("{kid}-rule-{}", i + 1));
+        let what = format!("rule `{id}` of kind `{kid}`");
+        let when = m.take("when").map(|n| values_map(n, &what, diags)).unwrap_or_default();
+        let require = m
+            .take("require")
+            .map(|n| field_list(n, &what, diags))
+            .unwrap_or_default();
+        let forbid = m
+            .take("forbid")
+            .map(|n| field_list(n, &what, diags))
+            .unwrap_or_default();
+        let expect = m
+            .take("expect")
+            .map(|n| values_map(n, &what, diags))
+            .unwrap_or_default();
+        let matches = m.take("match").and_then(|n| {
+            let mut mm = MapReader::new(n, format!("`match` of {what}"), diags)?;
+            let via_node = mm.require("ref", "the ref field naming the other component", diags)?;
+            let via = check_field(via_node, diags)?;
+            let target = match fields.get(&via).map(|f| &f.ty) {
+                Some(FieldType::Ref { to, .. }) => to.clone(),
+                _ => {
+                    diags.push(
+                        Diagnostic::new(
+                            Code::BadDeclaration,
+                            format!("`match` of {what} uses `{via}`, which is not a ref field"),
+                        )
+                        .at(via_node.span)
+                        .label("not a `ref` field")
+                        .expected("the name of a `ref` field of the kind"),
+                    );
+                    return None;
+                }
+            };
+            let _ = target;
+            let pairs = match mm
+                .require("fields", "the fields that must agree", diags)
+                .map(|n| &n.value)
+            {
+                Some(Value::Seq(items)) => items
+                    .iter()
+                    .filter_map(|i| check_field(i, diags).map(|f| (f.clone(), f)))
+                    .collect(),
+                Some(Value::Map(entries)) => entries
+                    .iter()
+                    .filter_map(|(k, v)| Some((check_field(k, diags)?, read_str(v, "a field name", diags)?.to_owned())))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            mm.finish(&["ref", "fields"], diags);
+            Some((via, pairs))
+        });
+        let message = m
+            .take("message")
+            .and_then(|n| read_str(n, &format!("`message` of {what}"), diags).map(str::to_owned));
+        m.finish(RULE_KEYS, diags);
+        if require.is_empty() && forbid.is_empty() && expect.is_empty() && matches.is_none() {
+            diags.push(
+                Diagnostic::new(Code::BadDeclaration, format!("{what} asks for nothing"))
+                    .at(item.span)
+                    .label("no clause")
+                    .expected("at least one of `require`, `forbid`, `expect`, `match`"),
+            );
+            continue;
+        }
+        out.push(Rule {
+            id,
+            when,
+            require,
+            forbid,
+            expect,
+            matches,
+            message,
+            span: Some(item.span),
+        });
+    }
+    out
 }
 
 fn read_fields(
