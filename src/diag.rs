@@ -212,6 +212,14 @@ impl Diagnostic {
         self
     }
 
+    /// Adds "did you mean `x`?" when a candidate is close to `word`.
+    pub fn suggest<'a>(self, word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Self {
+        match did_you_mean(word, candidates) {
+            Some(s) => self.help(format!("did you mean `{s}`?")),
+            None => self,
+        }
+    }
+
     pub fn note(mut self, note: impl Into<String>) -> Self {
         self.notes.push(note.into());
         self

@@ -268,9 +268,7 @@ fn cross_check(
         } else {
             format!("the id of a `{}`: {}", r.kind, quote_list(&ids))
         });
-        if let Some(s) = did_you_mean(&r.id, ids.iter().copied()) {
-            d = d.help(format!("did you mean `{s}`?"));
-        }
+        d = d.suggest(&r.id, ids.iter().copied());
         diags.push(d);
     }
     for m in &pending.members {

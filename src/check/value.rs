@@ -2,7 +2,7 @@
 
 use indexmap::IndexMap;
 
-use crate::diag::{Code, Diagnostic, Span, did_you_mean};
+use crate::diag::{Code, Diagnostic, Span};
 use crate::model::{Component, FieldSpec, FieldType, FieldValue, Kind, Rule, Sample};
 use crate::pack::decl::BUILTIN_FIELDS;
 use crate::pack::reader::{MapReader, quote_list, read_int, read_slug, read_text, unknown_field, wrong_type};
@@ -279,9 +279,7 @@ pub fn unknown_member(span: &Span, what: &str, value: &str, list: &str, owner: &
     } else {
         format!("one of {}", quote_list(ids))
     });
-    if let Some(s) = did_you_mean(value, ids.iter().copied()) {
-        d = d.help(format!("did you mean `{s}`?"));
-    }
+    d = d.suggest(value, ids.iter().copied());
     d
 }
 
@@ -484,9 +482,7 @@ fn value(node: &Node, spec: &FieldSpec, what: &str, cx: &mut VCtx) -> Option<Fie
                 .label(format!("`{s}` is not allowed here"))
                 .found(format!("`{s}`"))
                 .expected(describe(spec));
-            if let Some(sug) = did_you_mean(&s, values.iter().map(String::as_str)) {
-                d = d.help(format!("did you mean `{sug}`?"));
-            }
+            d = d.suggest(&s, values.iter().map(String::as_str));
             if let Some(span) = cx.decl {
                 d = d.related(span, "values declared here");
             }

@@ -8,7 +8,7 @@ use super::reader::{
     wrong_type,
 };
 use super::yaml::{Node, Value};
-use crate::diag::{Code, Diagnostic, Span, did_you_mean};
+use crate::diag::{Code, Diagnostic, Span};
 use crate::model::{FieldSpec, FieldType, FieldValue, Kind, KitEntry, Rule, Shape, Size, Text};
 
 /// Fields every component has, whatever its kind.
@@ -215,9 +215,7 @@ fn read_kind(
                 .at(n.span)
                 .label("not in `sizes`")
                 .expected(format!("one of the sizes: {}", quote_list(&names)));
-            if let Some(sug) = did_you_mean(s, names.iter().copied()) {
-                d = d.help(format!("did you mean `{sug}`?"));
-            }
+            d = d.suggest(s, names.iter().copied());
             diags.push(d);
             None
         }
@@ -273,9 +271,7 @@ fn read_rules(node: &Node, kid: &str, fields: &IndexMap<String, FieldSpec>, diag
             .at(n.span)
             .label("not a field of the kind")
             .expected(format!("one of {}", quote_list(&known)));
-            if let Some(s) = did_you_mean(f, known.iter().copied()) {
-                d = d.help(format!("did you mean `{s}`?"));
-            }
+            d = d.suggest(f, known.iter().copied());
             diags.push(d);
             None
         }
@@ -603,9 +599,7 @@ fn read_field_spec(
                 .at(tnode.span)
                 .label("unknown type")
                 .expected(format!("one of {}", quote_list(FieldType::NAMES)));
-            if let Some(s) = did_you_mean(other, FieldType::NAMES.iter().copied()) {
-                d = d.help(format!("did you mean `{s}`?"));
-            }
+            d = d.suggest(other, FieldType::NAMES.iter().copied());
             diags.push(d);
             return None;
         }
@@ -683,9 +677,7 @@ fn check_kind_links(
                     )
                     .label("declared here")
                     .expected(format!("one of the kinds: {}", quote_list(&kind_names)));
-                    if let Some(sug) = did_you_mean(to, kind_names.iter().copied()) {
-                        d = d.help(format!("did you mean `{sug}`?"));
-                    }
+                    d = d.suggest(to, kind_names.iter().copied());
                     if let Some(span) = span {
                         d = d.at(span);
                     }
@@ -798,9 +790,7 @@ fn read_kit(
                         .at(k.span)
                         .label("not a declared kind")
                         .expected(format!("one of {}", quote_list(&kind_names)));
-                    if let Some(sug) = did_you_mean(s, kind_names.iter().copied()) {
-                        d = d.help(format!("did you mean `{sug}`?"));
-                    }
+                    d = d.suggest(s, kind_names.iter().copied());
                     diags.push(d);
                 }
             }

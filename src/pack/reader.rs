@@ -4,7 +4,7 @@
 use indexmap::IndexMap;
 
 use super::yaml::{Node, Value};
-use crate::diag::{Code, Diagnostic, did_you_mean};
+use crate::diag::{Code, Diagnostic};
 use crate::model::Text;
 
 /// A mapping being read: remembers which keys were used so the rest can be
@@ -92,9 +92,7 @@ pub fn unknown_field(key: &Node, what: &str, known: &[&str]) -> Diagnostic {
         } else {
             format!("one of {}", quote_list(known))
         });
-    if let Some(s) = did_you_mean(&name, known.iter().copied()) {
-        d = d.help(format!("did you mean `{s}`?"));
-    }
+    d = d.suggest(&name, known.iter().copied());
     d
 }
 
