@@ -61,6 +61,16 @@ pub enum Command {
                             and editors with the YAML language server complete and validate it."
     )]
     Schema(SchemaArgs),
+
+    /// Build print-and-play kits (PDF) for every game into the output directory.
+    #[command(
+        after_help = "Examples:\n  pnpkit build                       every game, es and en, A4 and Letter\n  \
+                            pnpkit build openwars --locale en --paper letter\n  \
+                            pnpkit build --duplex short         backs mirrored for short-edge flipping\n  \
+                            pnpkit build --layout gutterfold    fronts and backs side by side, fold in the middle\n  \
+                            pnpkit build --ink-saver            no background fills"
+    )]
+    Build(BuildArgs),
 }
 
 #[derive(Debug, Args)]
@@ -72,6 +82,63 @@ pub struct CheckArgs {
     /// Exit with 1 on warnings too.
     #[arg(long)]
     pub deny_warnings: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    /// Only these games; all when empty.
+    #[arg(value_name = "GAME")]
+    pub games: Vec<String>,
+
+    /// Where kits are written.
+    #[arg(long, value_name = "DIR", default_value = "output")]
+    pub out: PathBuf,
+
+    /// Locales to build (default: every locale of each pack).
+    #[arg(long, value_delimiter = ',')]
+    pub locale: Vec<String>,
+
+    /// Paper sizes.
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [PaperArg::A4, PaperArg::Letter])]
+    pub paper: Vec<PaperArg>,
+
+    /// Which edge the printer flips on for double-sided printing.
+    #[arg(long, value_enum, default_value_t = DuplexArg::Long)]
+    pub duplex: DuplexArg,
+
+    /// Backs on their own pages (duplex) or beside the fronts (gutterfold).
+    #[arg(long, value_enum, default_value_t = LayoutArg::Duplex)]
+    pub layout: LayoutArg,
+
+    /// Printer-friendly: no background fills.
+    #[arg(long)]
+    pub ink_saver: bool,
+
+    /// Unprintable printer margin in mm.
+    #[arg(long, default_value_t = 5.0)]
+    pub margin: f64,
+
+    /// Bleed around each piece in mm.
+    #[arg(long, default_value_t = 3.0)]
+    pub bleed: f64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PaperArg {
+    A4,
+    Letter,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DuplexArg {
+    Long,
+    Short,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LayoutArg {
+    Duplex,
+    Gutterfold,
 }
 
 #[derive(Debug, Args)]

@@ -67,6 +67,8 @@ codes! {
     BadDeclaration = "E016", "bad-declaration", Error, "game.yaml declares something inconsistent (a ref to an unknown kind, an unknown size ...).";
     NotAPack = "E017", "not-a-pack", Error, "A folder in the data directory has no game.yaml.";
     RuleViolated = "E018", "rule-violated", Error, "A component breaks a cross-field rule that its kind declares in `rules:`.";
+    TemplateError = "E019", "template-error", Error, "A typst layout in `templates/` failed while building a kit (reported by `build`).";
+    TemplateWarning = "W020", "template-warning", Warning, "typst warned while laying out a kit (reported by `build`).";
 }
 
 /// Identifies a file in a [`SourceMap`].

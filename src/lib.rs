@@ -13,4 +13,5 @@ pub mod diag;
 pub mod fsx;
 pub mod model;
 pub mod pack;
+pub mod render;
 pub mod schema;

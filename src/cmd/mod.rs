@@ -2,6 +2,7 @@
 //! read and write files but never print: they return an [`Outcome`] that
 //! `main` prints, with the status that picks the exit code.
 
+pub mod build;
 pub mod check;
 pub mod schema;
 
@@ -31,7 +32,12 @@ pub enum Status {
 #[derive(Debug)]
 pub enum Fatal {
     Load(LoadError),
-    Write { path: PathBuf, source: std::io::Error },
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// The project's fonts or templates cannot be read.
+    Setup(String),
 }
 
 impl std::fmt::Display for Fatal {
@@ -39,6 +45,7 @@ impl std::fmt::Display for Fatal {
         match self {
             Fatal::Load(e) => e.fmt(f),
             Fatal::Write { path, source } => write!(f, "cannot write `{}`: {source}", path.display()),
+            Fatal::Setup(msg) => f.write_str(msg),
         }
     }
 }
@@ -63,5 +70,6 @@ pub fn run(cli: &Cli) -> Result<Outcome, Fatal> {
     match &cli.command {
         Command::Check(args) => check::run(cli, args),
         Command::Schema(args) => schema::run(cli, args),
+        Command::Build(args) => build::run(cli, args),
     }
 }

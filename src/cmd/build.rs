@@ -1,0 +1,234 @@
+//! `pnpkit build`: check, plan every document, compile them in parallel with
+//! typst, and write the PDFs only when every document succeeded.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::check::human;
+use super::{Fatal, Outcome, Status, use_color};
+use crate::check::check;
+use crate::cli::{BuildArgs, Cli, DuplexArg, Format, LayoutArg, PaperArg};
+use crate::diag::{Diagnostic, Severity, SourceMap, render_human, to_json};
+use crate::fsx::write_atomic;
+use crate::pack::yaml::Limits;
+use crate::render::impose::{self, Duplex, Settings};
+use crate::render::world::Shared;
+use crate::render::{DocPlan, KitOptions, Layout, compile, pdf, plan_game};
+
+/// 2026-01-01T00:00:00Z: the creation date written into PDFs unless
+/// `SOURCE_DATE_EPOCH` says otherwise.
+pub const DEFAULT_EPOCH: i64 = 1_767_225_600;
+
+pub fn options(args: &BuildArgs) -> KitOptions {
+    KitOptions {
+        papers: args
+            .paper
+            .iter()
+            .map(|p| match p {
+                PaperArg::A4 => impose::A4,
+                PaperArg::Letter => impose::LETTER,
+            })
+            .collect(),
+        locales: (!args.locale.is_empty()).then(|| args.locale.clone()),
+        duplex: match args.duplex {
+            DuplexArg::Long => Duplex::Long,
+            DuplexArg::Short => Duplex::Short,
+        },
+        layout: match args.layout {
+            LayoutArg::Duplex => Layout::Duplex,
+            LayoutArg::Gutterfold => Layout::Gutterfold,
+        },
+        ink_saver: args.ink_saver,
+        settings: Settings {
+            margin: args.margin,
+            bleed: args.bleed,
+            ..Settings::default()
+        },
+    }
+}
+
+/// The creation date: `SOURCE_DATE_EPOCH` when set, else a fixed date.
+pub fn epoch() -> i64 {
+    std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(DEFAULT_EPOCH)
+}
+
+/// The layout file of a game: its own `templates/<game>/kit.typ`, or the shared generic one.
+pub fn template_for(root: &Path, game: &str) -> String {
+    if root.join("templates").join(game).join("kit.typ").is_file() {
+        format!("/templates/{game}/kit.typ")
+    } else {
+        "/templates/shared/generic.typ".to_string()
+    }
+}
+
+/// The result of building one document.
+pub struct Built {
+    pub plan: DocPlan,
+    pub pdf: Vec<u8>,
+    pub pages: usize,
+}
+
+/// Plans and compiles every document; returns them, or the diagnostics
+/// (rendered with their own sources) when any failed.
+pub fn build_all(
+    shared: &Shared,
+    games: &[crate::model::Game],
+    opts: &KitOptions,
+) -> (Vec<Built>, Vec<(Diagnostic, SourceMap)>) {
+    let mut plans = Vec::new();
+    for game in games {
+        let template = template_for(shared.root(), &game.id);
+        let locales = match &opts.locales {
+            Some(l) => game.locales.iter().filter(|x| l.contains(x)).cloned().collect(),
+            None => game.locales.clone(),
+        };
+        for locale in &locales {
+            for paper in &opts.papers {
+                plans.extend(plan_game(game, locale, *paper, opts, &template));
+            }
+        }
+    }
+    let results: Vec<Result<Built, Vec<(Diagnostic, SourceMap)>>> = plans
+        .into_par_iter()
+        .map(|plan| {
+            let mut sources = SourceMap::default();
+            match compile(shared, &plan, &mut sources) {
+                Ok(compiled) => {
+                    let pages = compiled.document.pages().len();
+                    match pdf(shared, &plan, &compiled.document) {
+                        Ok(bytes) => Ok(Built {
+                            plan,
+                            pdf: bytes,
+                            pages,
+                        }),
+                        Err(msg) => Err(vec![(
+                            Diagnostic::new(crate::diag::Code::TemplateError, format!("PDF export failed: {msg}"))
+                                .in_file(plan.out.clone()),
+                            sources,
+                        )]),
+                    }
+                }
+                Err(diags) => {
+                    let shared_sources = std::sync::Arc::new(sources);
+                    Err(diags.into_iter().map(|d| (d, clone_sources(&shared_sources))).collect())
+                }
+            }
+        })
+        .collect();
+    let mut built = Vec::new();
+    let mut problems = Vec::new();
+    for r in results {
+        match r {
+            Ok(b) => built.push(b),
+            Err(d) => problems.extend(d),
+        }
+    }
+    (built, problems)
+}
+
+fn clone_sources(s: &SourceMap) -> SourceMap {
+    let mut out = SourceMap::default();
+    for i in 0..s.len() {
+        let f = s.get(crate::diag::FileId(i as u32));
+        out.add(f.path.clone(), f.text.clone());
+    }
+    out
+}
+
+pub fn run(cli: &Cli, args: &BuildArgs) -> Result<Outcome, Fatal> {
+    let start = Instant::now();
+    let color = use_color(cli.color);
+    let report = check(&cli.data, &args.games, &Limits::default())?;
+    if report.has_errors() {
+        let mut stdout = match cli.format {
+            Format::Human => human(&report, color, None),
+            Format::Json => super::check::json(&report),
+        };
+        if cli.format == Format::Human {
+            stdout.push_str("build refused: the data has errors (output left as it was)\n");
+        }
+        return Ok(Outcome {
+            stdout,
+            status: Status::Problems,
+        });
+    }
+    let root = PathBuf::from(".");
+    let shared = Shared::new(&root, epoch()).map_err(|e| {
+        Fatal::Setup(format!(
+            "cannot load fonts from `fonts/`: {e} (run pnpkit from the project root)"
+        ))
+    })?;
+    if shared.font_count() == 0 {
+        return Err(Fatal::Setup(
+            "no font in `fonts/`: pnpkit renders only with the project's fonts".into(),
+        ));
+    }
+    let opts = options(args);
+    let (built, problems) = build_all(&shared, &report.games, &opts);
+    if !problems.is_empty() {
+        let stdout = match cli.format {
+            Format::Human => {
+                let mut s = String::new();
+                for (d, sources) in &problems {
+                    s.push_str(&render_human(std::slice::from_ref(d), sources, color));
+                }
+                s.push_str(&format!(
+                    "build failed: {} problem{} in the templates; nothing was written\n",
+                    problems.len(),
+                    if problems.len() == 1 { "" } else { "s" }
+                ));
+                s
+            }
+            Format::Json => {
+                let items: Vec<_> = problems.iter().map(|(d, s)| to_json(d, s)).collect();
+                let mut s =
+                    serde_json::to_string_pretty(&serde_json::json!({"diagnostics": items})).unwrap_or_default();
+                s.push('\n');
+                s
+            }
+        };
+        return Ok(Outcome {
+            stdout,
+            status: Status::Problems,
+        });
+    }
+    let mut pages = 0;
+    for b in &built {
+        let path = args.out.join(&b.plan.out);
+        write_atomic(&path, &b.pdf).map_err(|source| Fatal::Write { path, source })?;
+        pages += b.pages;
+    }
+    let warnings = 0usize;
+    let _ = Severity::Warning;
+    let seconds = start.elapsed().as_secs_f64();
+    let stdout = match cli.format {
+        Format::Human => format!(
+            "built {} files, {} pages for {} game{} into {} in {seconds:.2} s ({warnings} warnings)\n",
+            built.len(),
+            pages,
+            report.games.len(),
+            if report.games.len() == 1 { "" } else { "s" },
+            args.out.display(),
+        ),
+        Format::Json => {
+            let files: Vec<_> = built
+                .iter()
+                .map(|b| serde_json::json!({"file": args.out.join(&b.plan.out), "pages": b.pages}))
+                .collect();
+            let mut s =
+                serde_json::to_string_pretty(&serde_json::json!({"files": files, "pages": pages, "seconds": seconds}))
+                    .unwrap_or_default();
+            s.push('\n');
+            s
+        }
+    };
+    Ok(Outcome {
+        stdout,
+        status: Status::Clean,
+    })
+}

@@ -1,0 +1,195 @@
+//! The typst World: file access sandboxed to the project root (symlinks
+//! resolved and checked), fonts only from `fonts/`, no packages, and a fixed
+//! clock so the same input gives the same PDF.
+
+use std::collections::HashMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use typst::diag::{FileError, FileResult, PackageError};
+use typst::foundations::{Bytes, Datetime, Duration};
+use typst::syntax::{FileId, RootedPath, Source, VirtualPath, VirtualRoot};
+use typst::text::{Font, FontBook};
+use typst::utils::LazyHash;
+use typst::{Library, LibraryExt, World};
+
+/// What every document of a run shares: fonts, the standard library, the clock.
+pub struct Shared {
+    root: PathBuf,
+    library: LazyHash<Library>,
+    book: LazyHash<FontBook>,
+    fonts: Vec<Font>,
+    now: Datetime,
+    /// Unix seconds of `now`, for PDF metadata.
+    pub epoch: i64,
+}
+
+impl Shared {
+    /// Loads the fonts of `<root>/fonts`. `epoch` is the fixed "now" in Unix seconds.
+    pub fn new(root: &Path, epoch: i64) -> std::io::Result<Shared> {
+        let root = root.canonicalize()?;
+        let mut fonts = Vec::new();
+        let dir = root.join("fonts");
+        let mut paths: Vec<PathBuf> = fs::read_dir(&dir)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                matches!(
+                    p.extension()
+                        .and_then(|e| e.to_str())
+                        .map(str::to_ascii_lowercase)
+                        .as_deref(),
+                    Some("ttf" | "otf" | "ttc" | "otc")
+                )
+            })
+            .collect();
+        paths.sort();
+        for p in paths {
+            let bytes = fs::read(&p)?;
+            fonts.extend(Font::iter(Bytes::new(bytes)));
+        }
+        let book = FontBook::from_fonts(&fonts);
+        let dt = time::OffsetDateTime::from_unix_timestamp(epoch).unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
+        let now = Datetime::from_ymd_hms(
+            dt.year(),
+            dt.month() as u8,
+            dt.day(),
+            dt.hour(),
+            dt.minute(),
+            dt.second(),
+        )
+        .unwrap_or_else(|| Datetime::from_ymd(2026, 1, 1).expect("valid date"));
+        Ok(Shared {
+            root,
+            library: LazyHash::new(Library::default()),
+            book: LazyHash::new(book),
+            fonts,
+            now,
+            epoch,
+        })
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn now(&self) -> Datetime {
+        self.now
+    }
+
+    pub fn font_count(&self) -> usize {
+        self.fonts.len()
+    }
+}
+
+/// The virtual path of the generated main file.
+pub const MAIN: &str = "/main.typ";
+/// The virtual path of the document's data.
+pub const DATA: &str = "/data.json";
+
+/// One document: a generated main source, its JSON data, and the project's files.
+pub struct DocWorld<'a> {
+    shared: &'a Shared,
+    main: FileId,
+    data_id: FileId,
+    main_source: Source,
+    data: Bytes,
+    cache: Mutex<HashMap<FileId, FileResult<Bytes>>>,
+    sources: Mutex<HashMap<FileId, Source>>,
+}
+
+pub fn file_id(path: &str) -> FileId {
+    RootedPath::new(
+        VirtualRoot::Project,
+        VirtualPath::new(path).expect("valid virtual path"),
+    )
+    .intern()
+}
+
+impl<'a> DocWorld<'a> {
+    pub fn new(shared: &'a Shared, main_text: String, data: Vec<u8>) -> Self {
+        let main = file_id(MAIN);
+        DocWorld {
+            shared,
+            main,
+            data_id: file_id(DATA),
+            main_source: Source::new(main, main_text),
+            data: Bytes::new(data),
+            cache: Mutex::new(HashMap::new()),
+            sources: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Reads a project file, refusing anything outside the root (symlinks included).
+    fn read(&self, id: FileId) -> FileResult<Bytes> {
+        if matches!(id.root(), VirtualRoot::Package(_)) {
+            return Err(FileError::Package(PackageError::Other(Some(
+                "packages are not available: pnpkit builds offline and needs no package".into(),
+            ))));
+        }
+        let path = id.vpath().realize(&self.shared.root).map_err(FileError::Realize)?;
+        let real = path.canonicalize().map_err(|e| FileError::from_io(e, &path))?;
+        if !real.starts_with(&self.shared.root) {
+            return Err(FileError::AccessDenied);
+        }
+        if real.is_dir() {
+            return Err(FileError::IsDirectory);
+        }
+        fs::read(&real)
+            .map(Bytes::new)
+            .map_err(|e| FileError::from_io(e, &real))
+    }
+
+    /// The real path of a file id, for diagnostics.
+    pub fn path_of(&self, id: FileId) -> PathBuf {
+        let v = id.vpath().get_without_slash().to_string();
+        PathBuf::from(v)
+    }
+}
+
+impl World for DocWorld<'_> {
+    fn library(&self) -> &LazyHash<Library> {
+        &self.shared.library
+    }
+
+    fn book(&self) -> &LazyHash<FontBook> {
+        &self.shared.book
+    }
+
+    fn main(&self) -> FileId {
+        self.main
+    }
+
+    fn source(&self, id: FileId) -> FileResult<Source> {
+        if id == self.main {
+            return Ok(self.main_source.clone());
+        }
+        if let Some(s) = self.sources.lock().expect("lock").get(&id) {
+            return Ok(s.clone());
+        }
+        let bytes = self.file(id)?;
+        let text = std::str::from_utf8(&bytes).map_err(|_| FileError::InvalidUtf8)?;
+        let source = Source::new(id, text.to_owned());
+        self.sources.lock().expect("lock").insert(id, source.clone());
+        Ok(source)
+    }
+
+    fn file(&self, id: FileId) -> FileResult<Bytes> {
+        if id == self.data_id {
+            return Ok(self.data.clone());
+        }
+        if id == self.main {
+            return Ok(Bytes::from_string(self.main_source.text().to_owned()));
+        }
+        let mut cache = self.cache.lock().expect("lock");
+        cache.entry(id).or_insert_with(|| self.read(id)).clone()
+    }
+
+    fn font(&self, index: usize) -> Option<Font> {
+        self.shared.fonts.get(index).cloned()
+    }
+
+    fn today(&self, _offset: Option<Duration>) -> Option<Datetime> {
+        Some(self.shared.now)
+    }
+}
