@@ -146,6 +146,9 @@ pub struct Kind {
     pub shape: Shape,
     pub fields: IndexMap<String, FieldSpec>,
     pub rules: Vec<Rule>,
+    /// Boards only: print the board once per component of this kind (a
+    /// ONE v MANY grid per scenario); the layout receives it as `ctx.variant`.
+    pub variants: Option<String>,
 }
 
 /// A cross-field rule of a kind: when the `when` fields have the given

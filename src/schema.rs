@@ -223,6 +223,7 @@ pub fn game_schema() -> Value {
                         "name": {"$ref": "#/definitions/text"},
                         "size": {"type": "string"},
                         "shape": {"enum": crate::model::Shape::NAMES},
+                        "variants": {"type": "string", "description": "Boards: print once per component of this kind."},
                         "fields": {"type": "object", "additionalProperties": {"$ref": "#/definitions/field"}},
                         "rules": {"type": "array", "items": {"$ref": "#/definitions/rule"}}
                     },

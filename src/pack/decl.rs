@@ -15,7 +15,7 @@ use crate::model::{FieldSpec, FieldType, FieldValue, Kind, KitEntry, Rule, Shape
 pub const BUILTIN_FIELDS: &[&str] = &["id", "name", "copies", "sample"];
 
 const GAME_KEYS: &[&str] = &["id", "name", "locales", "sizes", "kinds", "kit"];
-const KIND_KEYS: &[&str] = &["name", "size", "shape", "fields", "rules"];
+const KIND_KEYS: &[&str] = &["name", "size", "shape", "fields", "rules", "variants"];
 const RULE_KEYS: &[&str] = &["id", "when", "require", "forbid", "expect", "match", "message"];
 const KIT_KEYS: &[&str] = &["id", "name", "kinds", "where", "sum", "count"];
 
@@ -237,6 +237,9 @@ fn read_kind(
     if let Some(fnode) = m.take("fields") {
         fields = read_fields(fnode, &what, kid, locales, field_spans, diags);
     }
+    let variants = m
+        .take("variants")
+        .and_then(|n| read_str(n, &format!("`variants` of {what}"), diags).map(|s| (s.to_owned(), n.span)));
     let rules = m
         .take("rules")
         .map(|n| read_rules(n, kid, &fields, diags))
@@ -249,6 +252,7 @@ fn read_kind(
         shape: shape.unwrap_or(Shape::Card),
         fields,
         rules,
+        variants: variants.map(|(v, _)| v),
     })
 }
 
@@ -667,6 +671,18 @@ fn check_kind_links(
 ) {
     let kind_names: Vec<&str> = kinds.keys().map(String::as_str).collect();
     for kind in kinds.values() {
+        if let Some(v) = &kind.variants
+            && !kinds.contains_key(v)
+        {
+            diags.push(
+                Diagnostic::new(
+                    Code::BadDeclaration,
+                    format!("kind `{}` has variants of unknown kind `{v}`", kind.id),
+                )
+                .expected(format!("one of the kinds: {}", quote_list(&kind_names)))
+                .suggest(v, kind_names.iter().copied()),
+            );
+        }
         for (fname, spec) in &kind.fields {
             let span = field_spans.get(&(kind.id.clone(), fname.clone())).copied();
             walk_spec(spec, &mut |s| match &s.ty {

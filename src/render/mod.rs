@@ -406,7 +406,24 @@ fn board_pages(game: &Game, paper: Paper, opts: &KitOptions) -> Vec<Page> {
         let Some(size) = kind.size.as_ref().and_then(|s| game.sizes.get(s)) else {
             continue;
         };
-        for c in game.components.get(&kind.id).into_iter().flatten() {
+        // A board with variants prints once per variant (e.g. per scenario).
+        let variants: Vec<Option<&str>> = match &kind.variants {
+            Some(v) => game
+                .components
+                .get(v)
+                .into_iter()
+                .flatten()
+                .map(|c| Some(c.id.as_str()))
+                .collect(),
+            None => vec![None],
+        };
+        for (c, variant) in game
+            .components
+            .get(&kind.id)
+            .into_iter()
+            .flatten()
+            .flat_map(|c| variants.iter().map(move |v| (c, *v)))
+        {
             let tiles = impose::tiles(size.width, size.height, &paper, s, 10.0);
             let cols = tiles.iter().map(|t| t.col).max().unwrap_or(0) + 1;
             let rows = tiles.iter().map(|t| t.row).max().unwrap_or(0) + 1;
@@ -433,6 +450,7 @@ fn board_pages(game: &Game, paper: Paper, opts: &KitOptions) -> Vec<Page> {
                         "col": t.col, "row": t.row, "cols": cols, "rows": rows,
                         "src": t.src, "board": {"width": size.width, "height": size.height},
                         "overlap": 10.0,
+                        "variant": variant.map(|v| json!({"kind": kind.variants, "id": v})),
                     })),
                 });
             }
