@@ -69,6 +69,7 @@ codes! {
     RuleViolated = "E018", "rule-violated", Error, "A component breaks a cross-field rule that its kind declares in `rules:`.";
     TemplateError = "E019", "template-error", Error, "A typst layout in `templates/` failed while building a kit (reported by `build`).";
     TemplateWarning = "W020", "template-warning", Warning, "typst warned while laying out a kit (reported by `build`).";
+    TextTemplate = "E021", "text-template", Error, "A text that quotes values (`{{ damage }}`) fails to render in some locale: unknown value or bad syntax.";
 }
 
 /// Identifies a file in a [`SourceMap`].

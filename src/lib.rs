@@ -15,3 +15,4 @@ pub mod model;
 pub mod pack;
 pub mod render;
 pub mod schema;
+pub mod text;

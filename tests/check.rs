@@ -51,7 +51,8 @@ fn invalid_fixtures_match_snapshots() {
 #[test]
 fn every_code_has_a_fixture_that_reports_it() {
     let cases = cases();
-    for code in Code::ALL {
+    // `template-*` codes come from `build`; tests/render.rs covers them.
+    for code in Code::ALL.iter().filter(|c| !c.name().starts_with("template-")) {
         let matching: Vec<_> = cases
             .iter()
             .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(code.name()))

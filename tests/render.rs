@@ -30,7 +30,11 @@ fn games(data: &str) -> Vec<Game> {
 fn build(data: &str, opts: &KitOptions) -> Vec<Built> {
     let shared = Shared::new(&root(), 1_767_225_600).unwrap();
     let (built, problems) = build_all(&shared, &games(data), opts);
-    assert!(problems.is_empty(), "{:?}", problems.iter().map(|(d, _)| &d.message).collect::<Vec<_>>());
+    assert!(
+        problems.is_empty(),
+        "{:?}",
+        problems.iter().map(|(d, _)| &d.message).collect::<Vec<_>>()
+    );
     built
 }
 
@@ -106,8 +110,14 @@ fn geometry(doc: &Document, page: u32) -> PageGeometry {
                     if clip_depth == 0 && path.len() == 4 {
                         let xs: Vec<f64> = path.iter().map(|p| p.0).collect();
                         let ys: Vec<f64> = path.iter().map(|p| p.1).collect();
-                        let (x0, x1) = (xs.iter().cloned().fold(f64::MAX, f64::min), xs.iter().cloned().fold(f64::MIN, f64::max));
-                        let (y0, y1) = (ys.iter().cloned().fold(f64::MAX, f64::min), ys.iter().cloned().fold(f64::MIN, f64::max));
+                        let (x0, x1) = (
+                            xs.iter().cloned().fold(f64::MAX, f64::min),
+                            xs.iter().cloned().fold(f64::MIN, f64::max),
+                        );
+                        let (y0, y1) = (
+                            ys.iter().cloned().fold(f64::MAX, f64::min),
+                            ys.iter().cloned().fold(f64::MIN, f64::max),
+                        );
                         out.clips.push([x0, y0, x1, y1]);
                     }
                     clip_depth += 1;
@@ -131,7 +141,13 @@ fn geometry(doc: &Document, page: u32) -> PageGeometry {
 fn media_box(doc: &Document, page: u32) -> Vec<f64> {
     let id = doc.get_pages()[&page];
     let dict = doc.get_dictionary(id).unwrap();
-    dict.get(b"MediaBox").unwrap().as_array().unwrap().iter().map(num).collect()
+    dict.get(b"MediaBox")
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(num)
+        .collect()
 }
 
 fn minimal_opts() -> KitOptions {
@@ -149,7 +165,10 @@ fn page_sizes_are_a4_and_letter() {
             let doc = Document::load_mem(&find(&built, part, paper, "en").pdf).unwrap();
             for page in doc.get_pages().keys() {
                 let mb = media_box(&doc, *page);
-                assert!((mb[2] - w).abs() < 0.01 && (mb[3] - h).abs() < 0.01, "{paper} {part:?}: {mb:?}");
+                assert!(
+                    (mb[2] - w).abs() < 0.01 && (mb[3] - h).abs() < 0.01,
+                    "{paper} {part:?}: {mb:?}"
+                );
             }
         }
     }
@@ -172,14 +191,25 @@ fn pieces_sit_where_planned_with_the_right_pitch() {
         let height = paper.height * PT_PER_MM;
         for (clip, item) in g.clips.iter().zip(&items) {
             let f = |k: &str| item[k].as_f64().unwrap();
-            let bleed: Vec<f64> = item["bleed"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+            let bleed: Vec<f64> = item["bleed"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_f64().unwrap())
+                .collect();
             // Trim box in mm, from the PDF clip (trim + bleed).
             let x = clip[0] / PT_PER_MM + bleed[0];
             let top = (height - clip[3]) / PT_PER_MM + bleed[1];
             let w = (clip[2] - clip[0]) / PT_PER_MM - bleed[0] - bleed[2];
             let h = (clip[3] - clip[1]) / PT_PER_MM - bleed[1] - bleed[3];
-            assert!((x - f("x")).abs() < 0.1 && (top - f("y")).abs() < 0.1, "position {x},{top} vs {item}");
-            assert!((w - 63.0).abs() < 0.1 && (h - 88.0).abs() < 0.1, "true size 63×88, got {w}×{h}");
+            assert!(
+                (x - f("x")).abs() < 0.1 && (top - f("y")).abs() < 0.1,
+                "position {x},{top} vs {item}"
+            );
+            assert!(
+                (w - 63.0).abs() < 0.1 && (h - 88.0).abs() < 0.1,
+                "true size 63×88, got {w}×{h}"
+            );
         }
         // Abutting 3×3 poker grid: pitch = card size.
         let trim_x: Vec<f64> = items.iter().map(|i| i["x"].as_f64().unwrap()).collect();
@@ -207,7 +237,8 @@ fn crop_marks_stay_outside_pieces_and_inside_the_printable_area() {
                 }
                 let mid = ((l[0] + l[2]) / 2.0, (l[1] + l[3]) / 2.0);
                 for c in &g.clips {
-                    let inside = mid.0 > c[0] + 0.01 && mid.0 < c[2] - 0.01 && mid.1 > c[1] + 0.01 && mid.1 < c[3] - 0.01;
+                    let inside =
+                        mid.0 > c[0] + 0.01 && mid.0 < c[2] - 0.01 && mid.1 > c[1] + 0.01 && mid.1 < c[3] - 0.01;
                     assert!(!inside, "mark {l:?} over a piece {c:?}");
                 }
             }
@@ -236,7 +267,10 @@ fn backs_line_up_with_fronts_for_both_duplex_modes() {
                 Duplex::Short => [f[0], ph - f[3], f[2], ph - f[1]],
             };
             for i in 0..4 {
-                assert!((k[i] - expected[i]).abs() < 0.1 * PT_PER_MM, "{duplex:?}: back {k:?} vs {expected:?}");
+                assert!(
+                    (k[i] - expected[i]).abs() < 0.1 * PT_PER_MM,
+                    "{duplex:?}: back {k:?} vs {expected:?}"
+                );
             }
         }
     }
@@ -260,10 +294,18 @@ fn gutterfold_puts_backs_beside_fronts() {
         let (left, right): (Vec<&[f64; 4]>, Vec<&[f64; 4]>) = g.clips.iter().partition(|c| c[2] <= fold + 0.01);
         assert_eq!(left.len(), right.len(), "each front has its back beside it");
         for (f, b) in left.iter().zip(&right) {
-            assert!((b[0] - (2.0 * fold - f[2])).abs() < 0.1 * PT_PER_MM, "mirrored about the fold");
+            assert!(
+                (b[0] - (2.0 * fold - f[2])).abs() < 0.1 * PT_PER_MM,
+                "mirrored about the fold"
+            );
             assert!((b[1] - f[1]).abs() < 0.01);
         }
-        assert!(g.lines.iter().any(|l| (l[0] - fold).abs() < 0.01 && (l[2] - fold).abs() < 0.01), "fold line");
+        assert!(
+            g.lines
+                .iter()
+                .any(|l| (l[0] - fold).abs() < 0.01 && (l[2] - fold).abs() < 0.01),
+            "fold line"
+        );
     }
 }
 
@@ -332,7 +374,10 @@ fn every_shipped_game_builds_in_both_locales() {
                 .filter(|b| b.plan.game == game && b.plan.locale == locale)
                 .map(|b| b.plan.part)
                 .collect();
-            assert!(parts.contains(&Part::Cover) && parts.len() >= 3, "{game} {locale}: {parts:?}");
+            assert!(
+                parts.contains(&Part::Cover) && parts.len() >= 3,
+                "{game} {locale}: {parts:?}"
+            );
         }
     }
     for b in &built {

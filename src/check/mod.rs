@@ -176,6 +176,7 @@ fn check_pack(dir: &Path, limits: &Limits, report: &mut Report) -> Result<(), Lo
         files.iter().find(|(_, p)| p == path).map(|(k, _)| k.clone())
     }));
     cross_check(&decl, &components, &pending, &incomplete, &mut diags);
+    check_text_templates(&decl, &components, &mut diags);
     report.diagnostics.extend(diags);
     report.games.push(Game {
         id: decl.id,
@@ -188,6 +189,42 @@ fn check_pack(dir: &Path, limits: &Limits, report: &mut Report) -> Result<(), Lo
         dir: dir.to_path_buf(),
     });
     Ok(())
+}
+
+/// Renders every text template of every component in every locale.
+fn check_text_templates(decl: &Decl, components: &IndexMap<String, Vec<Component>>, diags: &mut Vec<Diagnostic>) {
+    let tera = crate::text::engine();
+    for c in components.values().flatten() {
+        // A field that failed its own check is missing from the values a text
+        // can quote; its error was reported already.
+        let has_invalid_field = c.field_spans.keys().any(|f| f != "copies" && !c.fields.contains_key(f));
+        if has_invalid_field {
+            continue;
+        }
+        for (field, locale, error) in crate::text::check_component(&tera, c, &decl.locales) {
+            let names: Vec<&str> = ["id", "name", "copies"]
+                .into_iter()
+                .chain(c.fields.keys().map(String::as_str))
+                .collect();
+            diags.push(
+                Diagnostic::new(
+                    Code::TextTemplate,
+                    format!(
+                        "the `{locale}` text of field `{field}` of {} `{}` does not render",
+                        c.kind, c.id
+                    ),
+                )
+                .at(c.span_of(&field))
+                .label(format!("in `{locale}`"))
+                .found(error)
+                .expected(format!(
+                    "a text quoting only values of this {}: {}",
+                    c.kind,
+                    quote_list(&names)
+                )),
+            );
+        }
+    }
 }
 
 fn read_game_yaml(

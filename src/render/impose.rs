@@ -90,6 +90,19 @@ impl Grid {
     pub fn capacity(&self) -> usize {
         self.cols * self.rows
     }
+
+    /// The same grid cut down to `cols`×`rows`, centred again in `area`.
+    fn limited(self, cols: usize, rows: usize, area: Rect) -> Grid {
+        let grid_w = self.pitch_x * (cols - 1) as f64 + self.w;
+        let grid_h = self.pitch_y * (rows - 1) as f64 + self.h;
+        Grid {
+            cols,
+            rows,
+            x0: area.x + (area.w - grid_w) / 2.0,
+            y0: area.y + (area.h - grid_h) / 2.0,
+            ..self
+        }
+    }
 }
 
 /// A rectangle: the printable area, or a region of the page.
@@ -103,15 +116,17 @@ pub struct Rect {
 
 /// Fits as many `w`×`h` pieces as possible into `area`.
 ///
-/// Both modes are tried; the one holding more pieces wins, spaced on a tie.
+/// The largest grid is the abutting one. When the same grid also fits with
+/// gaps and full bleed around every piece, it is spaced; otherwise pieces
+/// abut, sharing cut lines, with bleed only on the outer edges.
 /// Returns `None` when not even one piece fits.
 pub fn choose_grid(area: Rect, w: f64, h: f64, s: &Settings) -> Option<Grid> {
-    let spaced = fit(area, w, h, s, Mode::Spaced);
-    let abutting = fit(area, w, h, s, Mode::Abutting);
-    match (spaced, abutting) {
-        (Some(a), Some(b)) if b.capacity() > a.capacity() => Some(b),
-        (Some(a), _) => Some(a),
-        (None, b) => b,
+    let abutting = fit(area, w, h, s, Mode::Abutting)?;
+    match fit(area, w, h, s, Mode::Spaced) {
+        Some(spaced) if spaced.cols >= abutting.cols && spaced.rows >= abutting.rows => {
+            Some(spaced.limited(abutting.cols, abutting.rows, area))
+        }
+        _ => Some(abutting),
     }
 }
 
@@ -414,13 +429,16 @@ mod tests {
     }
 
     #[test]
-    fn small_tokens_get_gaps_and_full_bleed() {
+    fn with_room_pieces_get_gaps_and_full_bleed() {
         let s = Settings::default();
-        let g = choose_grid(printable(&A4, &s), 25.0, 25.0, &s).unwrap();
-        assert_eq!(g.mode, Mode::Spaced);
-        assert_eq!(g.pitch_x, 31.0);
-        let slot = g.slot(1, 1);
-        assert_eq!(slot.bleed, [3.0; 4]);
+        // Two 100×135 sheets on A4: the largest grid (1×2) also fits spaced.
+        let g = choose_grid(printable(&A4, &s), 100.0, 135.0, &s).unwrap();
+        assert_eq!((g.cols, g.rows, g.mode), (1, 2, Mode::Spaced));
+        assert_eq!(g.pitch_y, 141.0);
+        assert_eq!(g.slot(0, 1).bleed, [3.0; 4]);
+        // Small tokens: the largest grid only fits abutting.
+        let t = choose_grid(printable(&A4, &s), 25.0, 25.0, &s).unwrap();
+        assert_eq!((t.cols, t.rows, t.mode), (7, 11, Mode::Abutting));
     }
 
     #[test]

@@ -147,8 +147,13 @@ fn resolve(v: &FieldValue, locale: &str) -> Value {
     }
 }
 
-fn component_view(c: &Component, locale: &str) -> Value {
-    let fields: Map<String, Value> = c.fields.iter().map(|(k, v)| (k.clone(), resolve(v, locale))).collect();
+fn component_view(c: &Component, locale: &str, tera: &tera::Tera) -> Value {
+    let ctx = crate::text::context(c, locale);
+    let mut fields: Map<String, Value> = c.fields.iter().map(|(k, v)| (k.clone(), resolve(v, locale))).collect();
+    // Texts that quote values are rendered here, once per locale, before layout.
+    for v in fields.values_mut() {
+        render_texts(v, tera, &ctx);
+    }
     json!({
         "id": c.id,
         "kind": c.kind,
@@ -159,9 +164,24 @@ fn component_view(c: &Component, locale: &str) -> Value {
     })
 }
 
+fn render_texts(v: &mut Value, tera: &tera::Tera, ctx: &tera::Context) {
+    match v {
+        Value::String(s) if crate::text::is_template(s) => {
+            // `check` has rendered every template already; a failure here cannot happen.
+            if let Ok(r) = crate::text::render(tera, s, ctx) {
+                *s = r;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|i| render_texts(i, tera, ctx)),
+        Value::Object(m) => m.values_mut().for_each(|i| render_texts(i, tera, ctx)),
+        _ => {}
+    }
+}
+
 /// The game as templates see it in one locale: kinds with their sizes, and
 /// every component by kind and id, texts resolved.
 pub fn game_view(game: &Game, locale: &str) -> Value {
+    let tera = crate::text::engine();
     let kinds: Map<String, Value> = game
         .kinds
         .values()
@@ -182,7 +202,10 @@ pub fn game_view(game: &Game, locale: &str) -> Value {
         .components
         .iter()
         .map(|(kind, list)| {
-            let by_id: Map<String, Value> = list.iter().map(|c| (c.id.clone(), component_view(c, locale))).collect();
+            let by_id: Map<String, Value> = list
+                .iter()
+                .map(|c| (c.id.clone(), component_view(c, locale, &tera)))
+                .collect();
             (kind.clone(), Value::Object(by_id))
         })
         .collect();
