@@ -384,6 +384,23 @@ fn every_shipped_game_builds_in_both_locales() {
         let doc = Document::load_mem(&b.pdf).unwrap();
         assert_eq!(doc.get_pages().len(), b.pages, "{}", b.plan.out.display());
     }
+    // Every printable component appears somewhere: nothing is dropped for being too large.
+    for game in games("data") {
+        for kind in game.kinds.values().filter(|k| k.shape != pnpkit::model::Shape::None) {
+            for c in game.components.get(&kind.id).into_iter().flatten() {
+                let placed = built.iter().filter(|b| b.plan.game == game.id).any(|b| {
+                    b.plan.data["pages"].as_array().unwrap().iter().any(|p| {
+                        p["items"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .any(|i| i["kind"] == kind.id.as_str() && i["id"] == c.id.as_str())
+                    })
+                });
+                assert!(placed, "{} {} `{}` is not in any document", game.id, kind.id, c.id);
+            }
+        }
+    }
 }
 
 /// A project copy in a temp dir: fonts, templates and the minimal data.
@@ -422,6 +439,10 @@ fn a_failed_build_leaves_the_previous_output_intact() {
     assert_eq!(bad.status.code(), Some(1), "{out}");
     assert!(out.contains("templates/shared/generic.typ:"), "{out}");
     assert!(out.contains("E019"), "{out}");
+    assert!(
+        out.contains("while drawing the front of card `sunstrike` (Sunstrike)"),
+        "names the card: {out}"
+    );
     assert_eq!(std::fs::read(&pdf).unwrap(), before);
 }
 

@@ -160,6 +160,12 @@ fn component_view(c: &Component, locale: &str, tera: &tera::Tera) -> Value {
         "name": c.name.get(locale),
         "copies": c.copies,
         "sample": !c.sample.is_none(),
+        // Which values are invented: every field (`true`) or the listed ones.
+        "sample_fields": match &c.sample {
+            crate::model::Sample::Fields(f) => json!(f),
+            crate::model::Sample::All => json!(true),
+            crate::model::Sample::None => json!([]),
+        },
         "fields": fields,
     })
 }
@@ -334,9 +340,12 @@ fn sheet_pages(game: &Game, part: Part, paper: Paper, opts: &KitOptions) -> Vec<
         } else {
             (printable(&paper, s), None)
         };
-        // Try the piece upright, then turned a quarter, and keep the roomier grid.
-        let upright = choose_grid(area, size.width, size.height, s);
-        let Some(grid) = upright else {
+        let Some(grid) = choose_grid(area, size.width, size.height, s) else {
+            // Larger than the printable area: print each piece tiled over pages,
+            // like a board, rather than leave it out.
+            for (c, _) in &copies {
+                pages.extend(tiled_pages(kind, c, None, size.width, size.height, paper, s));
+            }
             continue;
         };
         let full = printable(&paper, s);
@@ -447,39 +456,61 @@ fn board_pages(game: &Game, paper: Paper, opts: &KitOptions) -> Vec<Page> {
             .flatten()
             .flat_map(|c| variants.iter().map(move |v| (c, *v)))
         {
-            let tiles = impose::tiles(size.width, size.height, &paper, s, 10.0);
-            let cols = tiles.iter().map(|t| t.col).max().unwrap_or(0) + 1;
-            let rows = tiles.iter().map(|t| t.row).max().unwrap_or(0) + 1;
-            for t in &tiles {
-                pages.push(Page {
-                    side: "board",
-                    kind: kind.id.clone(),
-                    items: vec![Item {
-                        kind: kind.id.clone(),
-                        id: c.id.clone(),
-                        copy: 1,
-                        face: "front",
-                        slot: Slot {
-                            x: t.dst.x,
-                            y: t.dst.y,
-                            w: t.dst.w,
-                            h: t.dst.h,
-                            bleed: [0.0; 4],
-                        },
-                    }],
-                    marks: Vec::new(),
-                    fold: None,
-                    tile: Some(json!({
-                        "col": t.col, "row": t.row, "cols": cols, "rows": rows,
-                        "src": t.src, "board": {"width": size.width, "height": size.height},
-                        "overlap": 10.0,
-                        "variant": variant.map(|v| json!({"kind": kind.variants, "id": v})),
-                    })),
-                });
-            }
+            pages.extend(tiled_pages(
+                kind,
+                c,
+                variant.map(|v| (kind.variants.as_deref().unwrap_or(""), v)),
+                size.width,
+                size.height,
+                paper,
+                s,
+            ));
         }
     }
     pages
+}
+
+/// The pages of one piece too large for one page, tiled with overlap.
+fn tiled_pages(
+    kind: &Kind,
+    c: &Component,
+    variant: Option<(&str, &str)>,
+    width: f64,
+    height: f64,
+    paper: Paper,
+    s: &Settings,
+) -> Vec<Page> {
+    let tiles = impose::tiles(width, height, &paper, s, 10.0);
+    let cols = tiles.iter().map(|t| t.col).max().unwrap_or(0) + 1;
+    let rows = tiles.iter().map(|t| t.row).max().unwrap_or(0) + 1;
+    tiles
+        .iter()
+        .map(|t| Page {
+            side: "board",
+            kind: kind.id.clone(),
+            items: vec![Item {
+                kind: kind.id.clone(),
+                id: c.id.clone(),
+                copy: 1,
+                face: if kind.shape == Shape::Board { "board" } else { "front" },
+                slot: Slot {
+                    x: t.dst.x,
+                    y: t.dst.y,
+                    w: t.dst.w,
+                    h: t.dst.h,
+                    bleed: [0.0; 4],
+                },
+            }],
+            marks: Vec::new(),
+            fold: None,
+            tile: Some(json!({
+                "col": t.col, "row": t.row, "cols": cols, "rows": rows,
+                "src": t.src, "board": {"width": width, "height": height},
+                "overlap": 10.0,
+                "variant": variant.map(|(k, v)| json!({"kind": k, "id": v})),
+            })),
+        })
+        .collect()
 }
 
 /// A compiled document.
@@ -501,11 +532,50 @@ pub fn compile(shared: &Shared, plan: &DocPlan, sources: &mut SourceMap) -> Resu
         .collect();
     match warned.output {
         Ok(document) => Ok(Compiled { document, warnings }),
-        Err(errors) => Err(errors
-            .iter()
-            .map(|e| typst_diagnostic(&world, e, plan, sources, Code::TemplateError))
-            .collect()),
+        Err(errors) => {
+            let piece = culprit(shared, plan);
+            Err(errors
+                .iter()
+                .map(|e| {
+                    let d = typst_diagnostic(&world, e, plan, sources, Code::TemplateError);
+                    match &piece {
+                        Some(p) => d.note(format!("while drawing {p}")),
+                        None => d,
+                    }
+                })
+                .collect())
+        }
     }
+}
+
+/// Finds the first piece whose drawing fails on its own, by compiling one
+/// piece at a time. Runs only after a document failed.
+fn culprit(shared: &Shared, plan: &DocPlan) -> Option<String> {
+    let pages = plan.data["pages"].as_array()?;
+    let mut seen = std::collections::HashSet::new();
+    for page in pages {
+        for item in page["items"].as_array().into_iter().flatten() {
+            let key = format!("{}/{}/{}", item["kind"], item["id"], item["face"]);
+            if !seen.insert(key) || seen.len() > 400 {
+                continue;
+            }
+            let mut data = plan.data.clone();
+            let mut one = page.clone();
+            one["items"] = json!([item]);
+            one["marks"] = json!([]);
+            data["pages"] = json!([one]);
+            let world = DocWorld::new(shared, plan.main.clone(), serde_json::to_vec(&data).unwrap_or_default());
+            if typst::compile::<PagedDocument>(&world).output.is_err() {
+                let (kind, id) = (item["kind"].as_str()?, item["id"].as_str()?);
+                let name = plan.data["game"]["components"][kind][id]["name"].as_str().unwrap_or(id);
+                return Some(format!(
+                    "the {} of {kind} `{id}` ({name})",
+                    item["face"].as_str().unwrap_or("front")
+                ));
+            }
+        }
+    }
+    None
 }
 
 /// Writes a compiled document as PDF bytes with fixed metadata.
