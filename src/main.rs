@@ -1,16 +1,46 @@
 //! The pnpkit binary: parse the command line, run the command, print its
 //! report and pick the exit code (0 clean, 1 problems, 2 usage or I/O).
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
+use indicatif::{ProgressBar, ProgressStyle};
 use pnpkit::cli::Cli;
-use pnpkit::cmd::{self, Status};
+use pnpkit::cmd::{self, Progress, Status};
+
+/// A progress bar on standard error, only when it is a terminal.
+struct Bar(Option<ProgressBar>);
+
+impl Progress for Bar {
+    fn start(&self, total: usize, what: &str) {
+        if let Some(b) = &self.0 {
+            b.set_length(total as u64);
+            b.set_message(what.to_owned());
+        }
+    }
+    fn advance(&self) {
+        if let Some(b) = &self.0 {
+            b.inc(1);
+        }
+    }
+    fn finish(&self) {
+        if let Some(b) = &self.0 {
+            b.finish_and_clear();
+        }
+    }
+}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cmd::run(&cli) {
+    let bar = Bar(std::io::stderr().is_terminal().then(|| {
+        let b = ProgressBar::new(0);
+        if let Ok(style) = ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} {elapsed}") {
+            b.set_style(style.progress_chars("=> "));
+        }
+        b
+    }));
+    match cmd::run(&cli, &bar) {
         Ok(outcome) => {
             let mut out = std::io::stdout().lock();
             // A closed pipe (`pnpkit check | head`) is not an error worth a panic.

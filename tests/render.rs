@@ -29,7 +29,7 @@ fn games(data: &str) -> Vec<Game> {
 
 fn build(data: &str, opts: &KitOptions) -> Vec<Built> {
     let shared = Shared::new(&root(), 1_767_225_600).unwrap();
-    let (built, problems) = build_all(&shared, &games(data), opts);
+    let (built, problems) = build_all(&shared, &games(data), opts, &pnpkit::cmd::Quiet);
     assert!(
         problems.is_empty(),
         "{:?}",
@@ -41,8 +41,92 @@ fn build(data: &str, opts: &KitOptions) -> Vec<Built> {
 fn find<'a>(built: &'a [Built], part: Part, paper: &str, locale: &str) -> &'a Built {
     built
         .iter()
-        .find(|b| b.plan.part == part && b.plan.paper.name == paper && b.plan.locale == locale)
+        .find(|b| b.plan.part == part && b.plan.paper.map(|p| p.name) == Some(paper) && b.plan.locale == locale)
         .unwrap_or_else(|| panic!("no {part:?} {paper} {locale}"))
+}
+
+fn pieces<'a>(built: &'a [Built], locale: &str) -> &'a Built {
+    built
+        .iter()
+        .find(|b| b.plan.part == Part::Pieces && b.plan.locale == locale)
+        .expect("pieces document")
+}
+
+/// All text a PDF shows, decoded through each font's encoding: page content
+/// and form XObjects (sheet pages place designs as XObjects).
+fn all_text(doc: &Document) -> String {
+    let mut out = String::new();
+    for obj in doc.objects.values() {
+        let Ok(stream) = obj.as_stream() else { continue };
+        let is_form = stream.dict.get(b"Subtype").and_then(|s| s.as_name()).ok() == Some(b"Form");
+        if !is_form {
+            continue;
+        }
+        let Ok(resources) = stream.dict.get(b"Resources").and_then(|r| match r {
+            Object::Reference(id) => doc.get_dictionary(*id),
+            Object::Dictionary(d) => Ok(d),
+            _ => Err(lopdf::Error::DictType {
+                expected: "Dictionary",
+                found: "other".into(),
+            }),
+        }) else {
+            continue;
+        };
+        let Ok(fonts) = resources.get(b"Font").and_then(|f| match f {
+            Object::Reference(id) => doc.get_dictionary(*id),
+            Object::Dictionary(d) => Ok(d),
+            _ => Err(lopdf::Error::DictType {
+                expected: "Dictionary",
+                found: "other".into(),
+            }),
+        }) else {
+            continue;
+        };
+        let mut encodings = std::collections::BTreeMap::new();
+        for (name, f) in fonts.iter() {
+            let dict = match f {
+                Object::Reference(id) => doc.get_dictionary(*id).ok(),
+                Object::Dictionary(d) => Some(d),
+                _ => None,
+            };
+            if let Some(enc) = dict.and_then(|d| d.get_font_encoding(doc).ok()) {
+                encodings.insert(name.clone(), enc);
+            }
+        }
+        let Ok(content) = stream
+            .decompressed_content()
+            .or_else(|_| Ok::<_, lopdf::Error>(stream.content.clone()))
+        else {
+            continue;
+        };
+        let Ok(ops) = Content::decode(&content) else { continue };
+        let mut current: Option<Vec<u8>> = None;
+        for op in ops.operations {
+            match op.operator.as_str() {
+                "Tf" => current = op.operands.first().and_then(|o| o.as_name().ok()).map(|n| n.to_vec()),
+                "Tj" | "TJ" => {
+                    let Some(enc) = current.as_ref().and_then(|c| encodings.get(c)) else {
+                        continue;
+                    };
+                    let strings: Vec<&Object> = match op.operands.first() {
+                        Some(Object::Array(items)) => items.iter().collect(),
+                        Some(o) => vec![o],
+                        None => vec![],
+                    };
+                    for s in strings {
+                        if let Object::String(bytes, _) = s
+                            && let Ok(t) = Document::decode_text(enc, bytes)
+                        {
+                            out.push_str(&t);
+                        }
+                    }
+                    out.push(' ');
+                }
+                _ => {}
+            }
+        }
+    }
+    out
 }
 
 /// What a page draws, in PDF points with the origin at the bottom-left.
@@ -333,9 +417,50 @@ fn fonts_are_embedded_and_names_are_text() {
             }
         }
         assert!(fonts > 0);
-        let text = doc.extract_text(&[1]).unwrap();
+        // Sheets place each design as a form XObject: its text stays text.
+        let text = all_text(&doc);
         let want = if locale == "es" { "Golpe solar" } else { "Sunstrike" };
         assert!(text.contains(want), "{locale}: {text}");
+        // The pieces document (for print shops) has the names on its pages.
+        let p = Document::load_mem(&pieces(&built, locale).pdf).unwrap();
+        assert!(p.extract_text(&[1]).unwrap().contains(want));
+    }
+}
+
+#[test]
+fn pieces_document_has_a_trim_box_per_design() {
+    let built = build("tests/fixtures/minimal", &minimal_opts());
+    let doc = Document::load_mem(&pieces(&built, "en").pdf).unwrap();
+    // Two cards (front and back each) and no printed house: 4 designs, however many copies.
+    assert_eq!(doc.get_pages().len(), 4);
+    for page in doc.get_pages().keys() {
+        let id = doc.get_pages()[page];
+        let dict = doc.get_dictionary(id).unwrap();
+        let media: Vec<f64> = dict
+            .get(b"MediaBox")
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(num)
+            .collect();
+        let trim: Vec<f64> = dict
+            .get(b"TrimBox")
+            .expect("TrimBox")
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(num)
+            .collect();
+        let bleed = 3.0 * PT_PER_MM;
+        assert!(
+            (media[2] - (63.0 + 6.0) * PT_PER_MM).abs() < 0.01 && (media[3] - (88.0 + 6.0) * PT_PER_MM).abs() < 0.01
+        );
+        assert!((trim[0] - bleed).abs() < 0.01 && (trim[1] - bleed).abs() < 0.01);
+        assert!(
+            ((trim[2] - trim[0]) - 63.0 * PT_PER_MM).abs() < 0.01
+                && ((trim[3] - trim[1]) - 88.0 * PT_PER_MM).abs() < 0.01
+        );
     }
 }
 
@@ -348,14 +473,14 @@ fn same_input_same_bytes_and_the_date_is_honoured() {
     };
     let run = |epoch| {
         let shared = Shared::new(&root(), epoch).unwrap();
-        let (built, _) = build_all(&shared, &games, &opts);
+        let (built, _) = build_all(&shared, &games, &opts, &pnpkit::cmd::Quiet);
         built.into_iter().map(|b| b.pdf).collect::<Vec<_>>()
     };
     let (a, b) = (run(1_767_225_600), run(1_767_225_600));
     assert_eq!(a, b, "byte-identical across runs");
     let c = run(1_700_000_000);
     assert_ne!(a, c, "SOURCE_DATE_EPOCH changes the creation date");
-    let text = String::from_utf8_lossy(&a[0]);
+    let text = String::from_utf8_lossy(&a[1]);
     assert!(text.contains("D:20260101000000"), "creation date written");
 }
 
@@ -388,15 +513,18 @@ fn every_shipped_game_builds_in_both_locales() {
     for game in games("data") {
         for kind in game.kinds.values().filter(|k| k.shape != pnpkit::model::Shape::None) {
             for c in game.components.get(&kind.id).into_iter().flatten() {
-                let placed = built.iter().filter(|b| b.plan.game == game.id).any(|b| {
-                    b.plan.data["pages"].as_array().unwrap().iter().any(|p| {
-                        p["items"]
-                            .as_array()
-                            .unwrap()
-                            .iter()
-                            .any(|i| i["kind"] == kind.id.as_str() && i["id"] == c.id.as_str())
-                    })
-                });
+                let placed = built
+                    .iter()
+                    .filter(|b| b.plan.game == game.id && b.plan.part != Part::Pieces)
+                    .any(|b| {
+                        b.plan.data["pages"].as_array().unwrap().iter().any(|p| {
+                            p["items"]
+                                .as_array()
+                                .into_iter()
+                                .flatten()
+                                .any(|i| i["kind"] == kind.id.as_str() && i["id"] == c.id.as_str())
+                        })
+                    });
                 assert!(placed, "{} {} `{}` is not in any document", game.id, kind.id, c.id);
             }
         }
@@ -429,6 +557,7 @@ fn a_failed_build_leaves_the_previous_output_intact() {
     let ok = pnpkit(dir.path(), &["build", "--paper", "a4"]);
     assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stdout));
     let pdf = dir.path().join("output/demo/en/demo-cards-a4.pdf");
+    assert!(dir.path().join("output/demo/en/demo-pieces.pdf").exists());
     let before = std::fs::read(&pdf).unwrap();
     // Break the generic layout: the build must fail, name the template line, and write nothing.
     let generic = dir.path().join("templates/shared/generic.typ");

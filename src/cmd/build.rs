@@ -10,12 +10,12 @@ use super::check::human;
 use super::{Fatal, Outcome, Status, use_color};
 use crate::check::check;
 use crate::cli::{BuildArgs, Cli, DuplexArg, Format, LayoutArg, PaperArg};
-use crate::diag::{Diagnostic, Severity, SourceMap, render_human, to_json};
+use crate::diag::{Diagnostic, SourceMap, render_human, to_json};
 use crate::fsx::write_atomic;
 use crate::pack::yaml::Limits;
 use crate::render::impose::{self, Duplex, Settings};
 use crate::render::world::Shared;
-use crate::render::{DocPlan, KitOptions, Layout, compile, pdf, plan_game};
+use crate::render::{DocPlan, KitOptions, Layout, compile, pdf, plan_game, plan_pieces};
 
 /// 2026-01-01T00:00:00Z: the creation date written into PDFs unless
 /// `SOURCE_DATE_EPOCH` says otherwise.
@@ -71,6 +71,11 @@ pub struct Built {
     pub plan: DocPlan,
     pub pdf: Vec<u8>,
     pub pages: usize,
+    /// typst's warnings, with the template texts they point into.
+    pub warnings: Vec<(Diagnostic, SourceMap)>,
+    /// Seconds typst spent laying the document out, and writing its PDF.
+    pub compile_seconds: f64,
+    pub pdf_seconds: f64,
 }
 
 /// Plans and compiles every document; returns them, or the diagnostics
@@ -79,47 +84,58 @@ pub fn build_all(
     shared: &Shared,
     games: &[crate::model::Game],
     opts: &KitOptions,
+    progress: &dyn super::Progress,
 ) -> (Vec<Built>, Vec<(Diagnostic, SourceMap)>) {
-    let mut plans = Vec::new();
+    // Stage 1: every game's designs, once per locale.
+    let mut piece_plans = Vec::new();
     for game in games {
         let template = template_for(shared.root(), &game.id);
-        let locales = match &opts.locales {
+        let locales: Vec<String> = match &opts.locales {
             Some(l) => game.locales.iter().filter(|x| l.contains(x)).cloned().collect(),
             None => game.locales.clone(),
         };
-        for locale in &locales {
-            for paper in &opts.papers {
-                plans.extend(plan_game(game, locale, *paper, opts, &template));
-            }
+        for locale in locales {
+            piece_plans.push((game, plan_pieces(game, &locale, opts, &template)));
         }
     }
-    let results: Vec<Result<Built, Vec<(Diagnostic, SourceMap)>>> = plans
-        .into_par_iter()
-        .map(|plan| {
-            let mut sources = SourceMap::default();
-            match compile(shared, &plan, &mut sources) {
-                Ok(compiled) => {
-                    let pages = compiled.document.pages().len();
-                    match pdf(shared, &plan, &compiled.document) {
-                        Ok(bytes) => Ok(Built {
-                            plan,
-                            pdf: bytes,
-                            pages,
-                        }),
-                        Err(msg) => Err(vec![(
-                            Diagnostic::new(crate::diag::Code::TemplateError, format!("PDF export failed: {msg}"))
-                                .in_file(plan.out.clone()),
-                            sources,
-                        )]),
-                    }
-                }
-                Err(diags) => {
-                    let shared_sources = std::sync::Arc::new(sources);
-                    Err(diags.into_iter().map(|d| (d, clone_sources(&shared_sources))).collect())
-                }
-            }
+    let sheet_count: usize = piece_plans.len() * opts.papers.len() * 6;
+    progress.start(piece_plans.len() + sheet_count, "building kits");
+    let stage1: Vec<_> = piece_plans
+        .par_iter()
+        .map(|(game, pieces)| {
+            let r = build_one(shared, &pieces.plan, None);
+            progress.advance();
+            (*game, pieces, r)
         })
         .collect();
+    // Stage 2: the sheet documents of every paper place those designs.
+    let mut results: Vec<Result<Built, Vec<(Diagnostic, SourceMap)>>> = Vec::new();
+    let mut sheets = Vec::new();
+    for (game, pieces, r) in stage1 {
+        match r {
+            Ok(b) => {
+                let bytes = typst::foundations::Bytes::new(b.pdf.clone());
+                for paper in &opts.papers {
+                    for plan in plan_game(game, &pieces.plan.locale, *paper, opts, pieces) {
+                        sheets.push((plan, bytes.clone()));
+                    }
+                }
+                results.push(Ok(b));
+            }
+            Err(e) => results.push(Err(e)),
+        }
+    }
+    results.extend(
+        sheets
+            .into_par_iter()
+            .map(|(plan, bytes)| {
+                let r = build_one(shared, &plan, Some(&bytes));
+                progress.advance();
+                r
+            })
+            .collect::<Vec<_>>(),
+    );
+    progress.finish();
     let mut built = Vec::new();
     let mut problems = Vec::new();
     for r in results {
@@ -131,6 +147,44 @@ pub fn build_all(
     (built, problems)
 }
 
+/// Compiles one document to PDF, with its warnings and timings.
+fn build_one(
+    shared: &Shared,
+    plan: &DocPlan,
+    pieces: Option<&typst::foundations::Bytes>,
+) -> Result<Built, Vec<(Diagnostic, SourceMap)>> {
+    let mut sources = SourceMap::default();
+    let t0 = Instant::now();
+    match compile(shared, plan, pieces, &mut sources) {
+        Ok(compiled) => {
+            let compile_seconds = t0.elapsed().as_secs_f64();
+            let t1 = Instant::now();
+            let pages = compiled.document.pages().len();
+            let warnings = compiled
+                .warnings
+                .into_iter()
+                .map(|w| (w, clone_sources(&sources)))
+                .collect();
+            match pdf(shared, plan, &compiled.document) {
+                Ok(bytes) => Ok(Built {
+                    plan: plan.clone(),
+                    pdf: bytes,
+                    pages,
+                    warnings,
+                    compile_seconds,
+                    pdf_seconds: t1.elapsed().as_secs_f64(),
+                }),
+                Err(msg) => Err(vec![(
+                    Diagnostic::new(crate::diag::Code::TemplateError, format!("PDF export failed: {msg}"))
+                        .in_file(plan.out.clone()),
+                    sources,
+                )]),
+            }
+        }
+        Err(diags) => Err(diags.into_iter().map(|d| (d, clone_sources(&sources))).collect()),
+    }
+}
+
 fn clone_sources(s: &SourceMap) -> SourceMap {
     let mut out = SourceMap::default();
     for i in 0..s.len() {
@@ -140,7 +194,7 @@ fn clone_sources(s: &SourceMap) -> SourceMap {
     out
 }
 
-pub fn run(cli: &Cli, args: &BuildArgs) -> Result<Outcome, Fatal> {
+pub fn run(cli: &Cli, args: &BuildArgs, progress: &dyn super::Progress) -> Result<Outcome, Fatal> {
     let start = Instant::now();
     let color = use_color(cli.color);
     let report = check(&cli.data, &args.games, &Limits::default())?;
@@ -169,7 +223,7 @@ pub fn run(cli: &Cli, args: &BuildArgs) -> Result<Outcome, Fatal> {
         ));
     }
     let opts = options(args);
-    let (built, problems) = build_all(&shared, &report.games, &opts);
+    let (built, problems) = build_all(&shared, &report.games, &opts, progress);
     if !problems.is_empty() {
         let stdout = match cli.format {
             Format::Human => {
@@ -203,22 +257,37 @@ pub fn run(cli: &Cli, args: &BuildArgs) -> Result<Outcome, Fatal> {
         write_atomic(&path, &b.pdf).map_err(|source| Fatal::Write { path, source })?;
         pages += b.pages;
     }
-    let warnings = 0usize;
-    let _ = Severity::Warning;
+    let warnings: Vec<&(Diagnostic, SourceMap)> = built.iter().flat_map(|b| &b.warnings).collect();
     let seconds = start.elapsed().as_secs_f64();
+    let mut rendered_warnings = String::new();
+    for (d, sources) in &warnings {
+        rendered_warnings.push_str(&render_human(std::slice::from_ref(d), sources, color));
+    }
     let stdout = match cli.format {
-        Format::Human => format!(
-            "built {} files, {} pages for {} game{} into {} in {seconds:.2} s ({warnings} warnings)\n",
-            built.len(),
-            pages,
-            report.games.len(),
-            if report.games.len() == 1 { "" } else { "s" },
-            args.out.display(),
-        ),
+        Format::Human => {
+            rendered_warnings
+                + &format!(
+                    "built {} files, {} pages for {} game{} into {} in {seconds:.2} s ({} warning{})\n",
+                    built.len(),
+                    pages,
+                    report.games.len(),
+                    if report.games.len() == 1 { "" } else { "s" },
+                    args.out.display(),
+                    warnings.len(),
+                    if warnings.len() == 1 { "" } else { "s" },
+                )
+        }
         Format::Json => {
             let files: Vec<_> = built
                 .iter()
-                .map(|b| serde_json::json!({"file": args.out.join(&b.plan.out), "pages": b.pages}))
+                .map(|b| {
+                    serde_json::json!({
+                        "file": args.out.join(&b.plan.out),
+                        "pages": b.pages,
+                        "compile_seconds": b.compile_seconds,
+                        "pdf_seconds": b.pdf_seconds,
+                    })
+                })
                 .collect();
             let mut s =
                 serde_json::to_string_pretty(&serde_json::json!({"files": files, "pages": pages, "seconds": seconds}))

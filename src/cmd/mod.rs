@@ -65,11 +65,23 @@ pub fn use_color(choice: Color) -> bool {
     }
 }
 
+/// Progress of a long command, shown by `main` (a bar on a terminal).
+pub trait Progress: Sync {
+    fn start(&self, _total: usize, _what: &str) {}
+    fn advance(&self) {}
+    fn finish(&self) {}
+}
+
+/// No progress display (tests, pipes).
+pub struct Quiet;
+
+impl Progress for Quiet {}
+
 /// Runs the command the CLI names.
-pub fn run(cli: &Cli) -> Result<Outcome, Fatal> {
+pub fn run(cli: &Cli, progress: &dyn Progress) -> Result<Outcome, Fatal> {
     match &cli.command {
         Command::Check(args) => check::run(cli, args),
         Command::Schema(args) => schema::run(cli, args),
-        Command::Build(args) => build::run(cli, args),
+        Command::Build(args) => build::run(cli, args, progress),
     }
 }

@@ -67,6 +67,9 @@ pub enum Part {
     Tokens,
     Sheets,
     Boards,
+    /// Every design once, at trim size with bleed: laid out once per locale,
+    /// placed by the sheet documents, and written for print shops.
+    Pieces,
 }
 
 impl Part {
@@ -77,6 +80,7 @@ impl Part {
             Part::Tokens => "tokens",
             Part::Sheets => "sheets",
             Part::Boards => "boards",
+            Part::Pieces => "pieces",
         }
     }
 
@@ -96,7 +100,8 @@ impl Part {
 pub struct DocPlan {
     pub game: String,
     pub locale: String,
-    pub paper: Paper,
+    /// The paper of a sheet document; `None` for the pieces document.
+    pub paper: Option<Paper>,
     pub part: Part,
     /// Relative output path: `<game>/<locale>/<game>-<part>-<paper>.pdf`.
     pub out: PathBuf,
@@ -106,14 +111,16 @@ pub struct DocPlan {
     pub pages: usize,
 }
 
-/// One placed piece.
+/// One placed piece: which design (a page of the pieces document) and where.
 #[derive(Clone, Debug, Serialize)]
 struct Item {
     kind: String,
     id: String,
     copy: u32,
-    /// `front` or `back`: which design the slot shows.
+    /// `front`, `back` or `board`: which design the slot shows.
     face: &'static str,
+    /// The page of the pieces document that holds the design (1-based).
+    piece: usize,
     #[serde(flatten)]
     slot: Slot,
 }
@@ -223,19 +230,127 @@ pub fn game_view(game: &Game, locale: &str) -> Value {
     })
 }
 
-/// Plans every document of one game's kit in one locale and paper.
-pub fn plan_game(game: &Game, locale: &str, paper: Paper, opts: &KitOptions, template: &str) -> Vec<DocPlan> {
-    let view = game_view(game, locale);
+/// Every distinct design of a game in one locale, one page each, laid out
+/// once and placed by the sheet documents of every paper.
+pub struct PiecesPlan {
+    pub plan: DocPlan,
+    index: std::collections::HashMap<String, usize>,
+}
+
+fn piece_key(kind: &str, id: &str, face: &str, variant: Option<&str>) -> String {
+    format!("{kind}\u{1f}{id}\u{1f}{face}\u{1f}{}", variant.unwrap_or(""))
+}
+
+impl PiecesPlan {
+    /// The 1-based page of a design.
+    fn page(&self, kind: &str, id: &str, face: &str, variant: Option<&str>) -> usize {
+        self.index
+            .get(&piece_key(kind, id, face, variant))
+            .copied()
+            .unwrap_or(1)
+    }
+}
+
+/// The variants a board prints: one per component of its `variants` kind, or none.
+fn variants<'a>(game: &'a Game, kind: &'a Kind) -> Vec<Option<&'a str>> {
+    match &kind.variants {
+        Some(v) => game
+            .components
+            .get(v)
+            .into_iter()
+            .flatten()
+            .map(|c| Some(c.id.as_str()))
+            .collect(),
+        None => vec![None],
+    }
+}
+
+/// Plans the pieces document of a game in one locale. Each page is one design
+/// at its trim size with the full bleed around it (a PDF TrimBox); boards have no bleed.
+pub fn plan_pieces(game: &Game, locale: &str, opts: &KitOptions, template: &str) -> PiecesPlan {
+    let bleed = opts.settings.bleed;
+    let mut pieces = Vec::new();
+    let mut index = std::collections::HashMap::new();
+    for kind in game.kinds.values().filter(|k| k.shape != Shape::None) {
+        let Some(size) = kind.size.as_ref().and_then(|s| game.sizes.get(s)) else {
+            continue;
+        };
+        let board = kind.shape == Shape::Board;
+        for c in game.components.get(&kind.id).into_iter().flatten() {
+            let faces: &[&str] = if board {
+                &["board"]
+            } else if has_backs(kind) {
+                &["front", "back"]
+            } else {
+                &["front"]
+            };
+            let vars = if board { variants(game, kind) } else { vec![None] };
+            for face in faces {
+                for variant in &vars {
+                    index.insert(piece_key(&kind.id, &c.id, face, *variant), pieces.len() + 1);
+                    pieces.push(json!({
+                        "kind": kind.id,
+                        "id": c.id,
+                        "face": face,
+                        "variant": variant.map(|v| json!({"kind": kind.variants, "id": v})),
+                        "w": size.width,
+                        "h": size.height,
+                        "bleed": if board { 0.0 } else { bleed },
+                    }));
+                }
+            }
+        }
+    }
+    let n = pieces.len();
+    let data = json!({
+        "locale": locale,
+        "part": "pieces",
+        "settings": settings_view(opts),
+        "game": game_view(game, locale),
+        "pieces": pieces,
+    });
+    PiecesPlan {
+        plan: DocPlan {
+            game: game.id.clone(),
+            locale: locale.to_owned(),
+            paper: None,
+            part: Part::Pieces,
+            out: PathBuf::from(&game.id)
+                .join(locale)
+                .join(format!("{}-pieces.pdf", game.id)),
+            main: format!(
+                "#import \"/templates/shared/kit.typ\": render-pieces\n#import \"{template}\" as game\n#render-pieces(json(\"/data.json\"), game)\n"
+            ),
+            data,
+            pages: n,
+        },
+        index,
+    }
+}
+
+fn settings_view(opts: &KitOptions) -> Value {
+    json!({
+        "margin": opts.settings.margin,
+        "bleed": opts.settings.bleed,
+        "duplex": opts.duplex,
+        "layout": opts.layout,
+        "ink_saver": opts.ink_saver,
+    })
+}
+
+/// Plans the sheet documents of one game's kit in one locale and paper:
+/// the cover, then cards, tokens, sheets and boards placing the designs of `pieces`.
+pub fn plan_game(game: &Game, locale: &str, paper: Paper, opts: &KitOptions, pieces: &PiecesPlan) -> Vec<DocPlan> {
     let mut docs = Vec::new();
     for part in [Part::Cards, Part::Tokens, Part::Sheets, Part::Boards] {
         let pages = match part {
-            Part::Boards => board_pages(game, paper, opts),
-            _ => sheet_pages(game, part, paper, opts),
+            Part::Boards => board_pages(game, locale, paper, opts, pieces),
+            _ => sheet_pages(game, locale, part, paper, opts, pieces),
         };
         if pages.is_empty() {
             continue;
         }
-        docs.push(doc(game, locale, paper, part, opts, template, &view, pages));
+        docs.push(doc(game, locale, paper, part, opts, pages));
     }
     let summary: Vec<Value> = docs
         .iter()
@@ -253,13 +368,8 @@ pub fn plan_game(game: &Game, locale: &str, paper: Paper, opts: &KitOptions, tem
         .iter()
         .map(|k| json!({"name": k.name.get(locale), "count": k.count}))
         .collect();
-    let cover_pages = vec![
-        json!({"side": "cover", "kind": "", "items": [], "marks": [], "fold": null}),
-        json!({"side": "duplex-test", "kind": "", "items": [], "marks": [], "fold": null}),
-        json!({"side": "duplex-test-back", "kind": "", "items": [], "marks": [], "fold": null}),
-    ];
-    let mut cover = doc(game, locale, paper, Part::Cover, opts, template, &view, Vec::new());
-    cover.data["pages"] = Value::Array(cover_pages);
+    let mut cover = doc(game, locale, paper, Part::Cover, opts, Vec::new());
+    cover.data["pages"] = json!([{"side": "cover"}, {"side": "duplex-test"}, {"side": "duplex-test-back"}]);
     cover.data["documents"] = Value::Array(summary);
     cover.data["kit"] = Value::Array(kit);
     cover.pages = 3;
@@ -267,56 +377,40 @@ pub fn plan_game(game: &Game, locale: &str, paper: Paper, opts: &KitOptions, tem
     docs
 }
 
-#[allow(clippy::too_many_arguments)]
-fn doc(
-    game: &Game,
-    locale: &str,
-    paper: Paper,
-    part: Part,
-    opts: &KitOptions,
-    template: &str,
-    view: &Value,
-    pages: Vec<Page>,
-) -> DocPlan {
+fn doc(game: &Game, locale: &str, paper: Paper, part: Part, opts: &KitOptions, pages: Vec<Page>) -> DocPlan {
     let n = pages.len();
     let data = json!({
         "locale": locale,
         "part": part,
         "paper": paper,
         "printable": printable(&paper, &opts.settings),
-        "settings": {
-            "margin": opts.settings.margin,
-            "bleed": opts.settings.bleed,
-            "duplex": opts.duplex,
-            "layout": opts.layout,
-            "ink_saver": opts.ink_saver,
-        },
-        "game": view,
+        "settings": settings_view(opts),
+        "game": {"id": game.id, "name": game.name.get(locale)},
         "pages": pages,
     });
     DocPlan {
         game: game.id.clone(),
         locale: locale.to_owned(),
-        paper,
+        paper: Some(paper),
         part,
         out: PathBuf::from(&game.id)
             .join(locale)
             .join(format!("{}-{}-{}.pdf", game.id, part.name(), paper.name)),
-        main: main_source(template),
+        main: "#import \"/templates/shared/kit.typ\": render-kit\n#render-kit(json(\"/data.json\"))\n".to_string(),
         data,
         pages: n,
     }
 }
 
-/// The generated main file: import the shared kit layout and the game's templates.
-pub fn main_source(template: &str) -> String {
-    format!(
-        "#import \"/templates/shared/kit.typ\": render-kit\n#import \"{template}\" as game\n#render-kit(json(\"/data.json\"), game)\n"
-    )
-}
-
 /// Pages of fronts (and backs) for the kinds of one part.
-fn sheet_pages(game: &Game, part: Part, paper: Paper, opts: &KitOptions) -> Vec<Page> {
+fn sheet_pages(
+    game: &Game,
+    locale: &str,
+    part: Part,
+    paper: Paper,
+    opts: &KitOptions,
+    pieces: &PiecesPlan,
+) -> Vec<Page> {
     let s = &opts.settings;
     let mut pages = Vec::new();
     for kind in game.kinds.values().filter(|k| Part::of(k.shape) == Some(part)) {
@@ -344,32 +438,46 @@ fn sheet_pages(game: &Game, part: Part, paper: Paper, opts: &KitOptions) -> Vec<
             // Larger than the printable area: print each piece tiled over pages,
             // like a board, rather than leave it out.
             for (c, _) in &copies {
-                pages.extend(tiled_pages(kind, c, None, size.width, size.height, paper, s));
+                let piece = pieces.page(&kind.id, &c.id, "front", None);
+                pages.extend(tiled_pages(
+                    kind,
+                    c,
+                    locale,
+                    "front",
+                    piece,
+                    size.width,
+                    size.height,
+                    paper,
+                    s,
+                ));
             }
             continue;
         };
         let full = printable(&paper, s);
+        let item = |c: &Component, copy: u32, face: &'static str, slot: Slot| Item {
+            kind: kind.id.clone(),
+            id: c.id.clone(),
+            copy,
+            face,
+            piece: pieces.page(&kind.id, &c.id, face, None),
+            slot,
+        };
         for chunk in copies.chunks(grid.capacity()) {
             let slots = grid.slots(chunk.len());
-            let items: Vec<Item> = chunk
+            let fronts: Vec<Item> = chunk
                 .iter()
                 .zip(&slots)
-                .map(|((c, copy), slot)| Item {
-                    kind: kind.id.clone(),
-                    id: c.id.clone(),
-                    copy: *copy,
-                    face: "front",
-                    slot: *slot,
-                })
+                .map(|((c, copy), slot)| item(c, *copy, "front", *slot))
                 .collect();
             let marks = grid_marks(&grid, &area, full, fold);
             if let Some(fold) = fold {
-                let mut all = items.clone();
-                all.extend(items.iter().map(|i| Item {
-                    slot: fold_mirror(&i.slot, fold),
-                    face: "back",
-                    ..i.clone()
-                }));
+                let mut all = fronts.clone();
+                all.extend(
+                    chunk
+                        .iter()
+                        .zip(&slots)
+                        .map(|((c, copy), slot)| item(c, *copy, "back", fold_mirror(slot, fold))),
+                );
                 let mut both = marks.clone();
                 both.extend(marks.iter().map(|m| Line {
                     x1: 2.0 * fold - m.x1,
@@ -389,7 +497,7 @@ fn sheet_pages(game: &Game, part: Part, paper: Paper, opts: &KitOptions) -> Vec<
             pages.push(Page {
                 side: "front",
                 kind: kind.id.clone(),
-                items: items.clone(),
+                items: fronts,
                 marks: marks.clone(),
                 fold: None,
                 tile: None,
@@ -398,13 +506,10 @@ fn sheet_pages(game: &Game, part: Part, paper: Paper, opts: &KitOptions) -> Vec<
                 pages.push(Page {
                     side: "back",
                     kind: kind.id.clone(),
-                    items: items
+                    items: chunk
                         .iter()
-                        .map(|i| Item {
-                            slot: mirror(&i.slot, &paper, opts.duplex),
-                            face: "back",
-                            ..i.clone()
-                        })
+                        .zip(&slots)
+                        .map(|((c, copy), slot)| item(c, *copy, "back", mirror(slot, &paper, opts.duplex)))
                         .collect(),
                     marks: marks.iter().map(|m| mirror_line(m, &paper, opts.duplex)).collect(),
                     fold: None,
@@ -429,52 +534,54 @@ fn grid_marks(grid: &Grid, area: &Rect, full: Rect, fold: Option<f64>) -> Vec<Li
     }
 }
 
-/// Board pages: a board that fits the paper (upright or turned) sits on one
-/// page; a larger one is tiled with overlap.
-fn board_pages(game: &Game, paper: Paper, opts: &KitOptions) -> Vec<Page> {
-    let s = &opts.settings;
+/// Board pages: each board (once per variant) tiled over as many pages as it needs.
+fn board_pages(game: &Game, locale: &str, paper: Paper, opts: &KitOptions, pieces: &PiecesPlan) -> Vec<Page> {
     let mut pages = Vec::new();
     for kind in game.kinds.values().filter(|k| k.shape == Shape::Board) {
         let Some(size) = kind.size.as_ref().and_then(|s| game.sizes.get(s)) else {
             continue;
         };
-        // A board with variants prints once per variant (e.g. per scenario).
-        let variants: Vec<Option<&str>> = match &kind.variants {
-            Some(v) => game
-                .components
-                .get(v)
-                .into_iter()
-                .flatten()
-                .map(|c| Some(c.id.as_str()))
-                .collect(),
-            None => vec![None],
-        };
-        for (c, variant) in game
-            .components
-            .get(&kind.id)
-            .into_iter()
-            .flatten()
-            .flat_map(|c| variants.iter().map(move |v| (c, *v)))
-        {
-            pages.extend(tiled_pages(
-                kind,
-                c,
-                variant.map(|v| (kind.variants.as_deref().unwrap_or(""), v)),
-                size.width,
-                size.height,
-                paper,
-                s,
-            ));
+        for c in game.components.get(&kind.id).into_iter().flatten() {
+            for variant in variants(game, kind) {
+                let piece = pieces.page(&kind.id, &c.id, "board", variant);
+                let mut tiles = tiled_pages(
+                    kind,
+                    c,
+                    locale,
+                    "board",
+                    piece,
+                    size.width,
+                    size.height,
+                    paper,
+                    &opts.settings,
+                );
+                if let Some(v) = variant {
+                    let name = kind
+                        .variants
+                        .as_ref()
+                        .and_then(|k| game.component(k, v))
+                        .map(|vc| vc.name.get(locale).to_owned());
+                    for t in &mut tiles {
+                        if let Some(tile) = &mut t.tile {
+                            tile["variant"] = json!({"kind": kind.variants, "id": v, "name": name});
+                        }
+                    }
+                }
+                pages.extend(tiles);
+            }
         }
     }
     pages
 }
 
 /// The pages of one piece too large for one page, tiled with overlap.
+#[allow(clippy::too_many_arguments)]
 fn tiled_pages(
     kind: &Kind,
     c: &Component,
-    variant: Option<(&str, &str)>,
+    locale: &str,
+    face: &'static str,
+    piece: usize,
     width: f64,
     height: f64,
     paper: Paper,
@@ -492,7 +599,8 @@ fn tiled_pages(
                 kind: kind.id.clone(),
                 id: c.id.clone(),
                 copy: 1,
-                face: if kind.shape == Shape::Board { "board" } else { "front" },
+                face,
+                piece,
                 slot: Slot {
                     x: t.dst.x,
                     y: t.dst.y,
@@ -507,7 +615,10 @@ fn tiled_pages(
                 "col": t.col, "row": t.row, "cols": cols, "rows": rows,
                 "src": t.src, "board": {"width": width, "height": height},
                 "overlap": 10.0,
-                "variant": variant.map(|(k, v)| json!({"kind": k, "id": v})),
+                "name": c.name.get(locale),
+                // Pieces (not boards) carry a bleed in the pieces document.
+                "bleed": if face == "board" { 0.0 } else { s.bleed },
+                "variant": Value::Null,
             })),
         })
         .collect()
@@ -521,9 +632,18 @@ pub struct Compiled {
 
 /// Compiles a plan with typst. Errors come back as diagnostics that point
 /// into the templates; `sources` receives the template texts they show.
-pub fn compile(shared: &Shared, plan: &DocPlan, sources: &mut SourceMap) -> Result<Compiled, Vec<Diagnostic>> {
+/// `pieces` is the compiled pieces document the sheet documents place.
+pub fn compile(
+    shared: &Shared,
+    plan: &DocPlan,
+    pieces: Option<&typst::foundations::Bytes>,
+    sources: &mut SourceMap,
+) -> Result<Compiled, Vec<Diagnostic>> {
     let data = serde_json::to_vec(&plan.data).unwrap_or_default();
-    let world = DocWorld::new(shared, plan.main.clone(), data);
+    let mut world = DocWorld::new(shared, plan.main.clone(), data);
+    if let Some(p) = pieces {
+        world.add_file(PIECES, p.clone());
+    }
     let warned = typst::compile::<PagedDocument>(&world);
     let warnings = warned
         .warnings
@@ -548,31 +668,24 @@ pub fn compile(shared: &Shared, plan: &DocPlan, sources: &mut SourceMap) -> Resu
     }
 }
 
-/// Finds the first piece whose drawing fails on its own, by compiling one
-/// piece at a time. Runs only after a document failed.
+/// The virtual path of the pieces document inside sheet documents.
+pub const PIECES: &str = "/pieces.pdf";
+
+/// Finds the first design that fails on its own, by compiling the pieces
+/// document one piece at a time. Runs only after a document failed.
 fn culprit(shared: &Shared, plan: &DocPlan) -> Option<String> {
-    let pages = plan.data["pages"].as_array()?;
-    let mut seen = std::collections::HashSet::new();
-    for page in pages {
-        for item in page["items"].as_array().into_iter().flatten() {
-            let key = format!("{}/{}/{}", item["kind"], item["id"], item["face"]);
-            if !seen.insert(key) || seen.len() > 400 {
-                continue;
-            }
-            let mut data = plan.data.clone();
-            let mut one = page.clone();
-            one["items"] = json!([item]);
-            one["marks"] = json!([]);
-            data["pages"] = json!([one]);
-            let world = DocWorld::new(shared, plan.main.clone(), serde_json::to_vec(&data).unwrap_or_default());
-            if typst::compile::<PagedDocument>(&world).output.is_err() {
-                let (kind, id) = (item["kind"].as_str()?, item["id"].as_str()?);
-                let name = plan.data["game"]["components"][kind][id]["name"].as_str().unwrap_or(id);
-                return Some(format!(
-                    "the {} of {kind} `{id}` ({name})",
-                    item["face"].as_str().unwrap_or("front")
-                ));
-            }
+    let pieces = plan.data["pieces"].as_array()?;
+    for piece in pieces.iter().take(600) {
+        let mut data = plan.data.clone();
+        data["pieces"] = json!([piece]);
+        let world = DocWorld::new(shared, plan.main.clone(), serde_json::to_vec(&data).unwrap_or_default());
+        if typst::compile::<PagedDocument>(&world).output.is_err() {
+            let (kind, id) = (piece["kind"].as_str()?, piece["id"].as_str()?);
+            let name = plan.data["game"]["components"][kind][id]["name"].as_str().unwrap_or(id);
+            return Some(format!(
+                "the {} of {kind} `{id}` ({name})",
+                piece["face"].as_str().unwrap_or("front")
+            ));
         }
     }
     None
@@ -603,11 +716,11 @@ fn typst_diagnostic(
     code: Code,
 ) -> Diagnostic {
     let what = format!(
-        "{} ({} {}, {})",
+        "{} ({} {}{})",
         plan.out.display(),
         plan.part.name(),
         plan.locale,
-        plan.paper.name
+        plan.paper.map(|p| format!(", {}", p.name)).unwrap_or_default()
     );
     let mut diag =
         Diagnostic::new(code, format!("{}: {}", code_title(code), d.message)).note(format!("while building {what}"));

@@ -96,6 +96,8 @@ pub struct DocWorld<'a> {
     data: Bytes,
     cache: Mutex<HashMap<FileId, FileResult<Bytes>>>,
     sources: Mutex<HashMap<FileId, Source>>,
+    /// Files made in memory by pnpkit (the pieces document), by virtual path.
+    extra: HashMap<FileId, Bytes>,
 }
 
 pub fn file_id(path: &str) -> FileId {
@@ -117,7 +119,13 @@ impl<'a> DocWorld<'a> {
             data: Bytes::new(data),
             cache: Mutex::new(HashMap::new()),
             sources: Mutex::new(HashMap::new()),
+            extra: HashMap::new(),
         }
+    }
+
+    /// Adds an in-memory file at a virtual path such as `/pieces.pdf`.
+    pub fn add_file(&mut self, path: &str, bytes: Bytes) {
+        self.extra.insert(file_id(path), bytes);
     }
 
     /// Reads a project file, refusing anything outside the root (symlinks included).
@@ -177,6 +185,9 @@ impl World for DocWorld<'_> {
     fn file(&self, id: FileId) -> FileResult<Bytes> {
         if id == self.data_id {
             return Ok(self.data.clone());
+        }
+        if let Some(b) = self.extra.get(&id) {
+            return Ok(b.clone());
         }
         if id == self.main {
             return Ok(Bytes::from_string(self.main_source.text().to_owned()));
