@@ -71,6 +71,16 @@ pub enum Command {
                             pnpkit build --ink-saver            no background fills"
     )]
     Build(BuildArgs),
+
+    /// Export card images for print-on-demand shops and Tabletop Simulator decks.
+    #[command(
+        after_help = "Examples:\n  pnpkit export                     every game: PNGs (MPC size) and TTS sheets\n  \
+                            pnpkit export unmatched --style tgc --locale en\n  \
+                            pnpkit export --url-prefix https://example.org/kit/   image addresses in the TTS JSON\n\n\
+                            Output: output/<game>/export/<locale>/png/<kind>/<id>.png (and -back.png),\n\
+                            output/<game>/export/<locale>/tts/<kind>-faces-<n>.png, -backs-<n>.png, <kind>.json"
+    )]
+    Export(ExportArgs),
 }
 
 #[derive(Debug, Args)]
@@ -121,6 +131,36 @@ pub struct BuildArgs {
     /// Bleed around each piece in mm.
     #[arg(long, default_value_t = 3.0)]
     pub bleed: f64,
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// Only these games; all when empty.
+    #[arg(value_name = "GAME")]
+    pub games: Vec<String>,
+
+    /// Where exports are written (under `<game>/export/`).
+    #[arg(long, value_name = "DIR", default_value = "output")]
+    pub out: PathBuf,
+
+    /// Locales to export (default: every locale of each pack).
+    #[arg(long, value_delimiter = ',')]
+    pub locale: Vec<String>,
+
+    /// Image size: MakePlayingCards (822×1122 px for poker), The Game Crafter (825×1125), or exact 300 dpi.
+    #[arg(long, value_enum, default_value_t = StyleArg::Mpc)]
+    pub style: StyleArg,
+
+    /// Prefix for image addresses in the Tabletop Simulator JSON (a URL or a folder).
+    #[arg(long, default_value = "")]
+    pub url_prefix: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StyleArg {
+    Mpc,
+    Tgc,
+    Exact,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

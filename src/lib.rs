@@ -10,6 +10,7 @@ pub mod check;
 pub mod cli;
 pub mod cmd;
 pub mod diag;
+pub mod export;
 pub mod fsx;
 pub mod model;
 pub mod pack;

@@ -4,6 +4,7 @@
 
 pub mod build;
 pub mod check;
+pub mod export;
 pub mod schema;
 
 use std::io::IsTerminal;
@@ -83,5 +84,6 @@ pub fn run(cli: &Cli, progress: &dyn Progress) -> Result<Outcome, Fatal> {
         Command::Check(args) => check::run(cli, args),
         Command::Schema(args) => schema::run(cli, args),
         Command::Build(args) => build::run(cli, args, progress),
+        Command::Export(args) => export::run(cli, args, progress),
     }
 }

@@ -243,7 +243,7 @@ fn piece_key(kind: &str, id: &str, face: &str, variant: Option<&str>) -> String 
 
 impl PiecesPlan {
     /// The 1-based page of a design.
-    fn page(&self, kind: &str, id: &str, face: &str, variant: Option<&str>) -> usize {
+    pub fn page(&self, kind: &str, id: &str, face: &str, variant: Option<&str>) -> usize {
         self.index
             .get(&piece_key(kind, id, face, variant))
             .copied()

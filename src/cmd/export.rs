@@ -1,0 +1,172 @@
+//! `pnpkit export`: PNG per card design for print shops, and Tabletop
+//! Simulator deck sheets with their JSON. Everything is rendered first and
+//! written only when all of it succeeded.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::build::{epoch, template_for};
+use super::check::human;
+use super::{Fatal, Outcome, Status, use_color};
+use crate::check::check;
+use crate::cli::{Cli, ExportArgs, Format, StyleArg};
+use crate::diag::render_human;
+use crate::export::{Style, TtsCard, png, rasterize, target_px, tts_cell, tts_deck_json, tts_sheets};
+use crate::fsx::write_atomic;
+use crate::model::Shape;
+use crate::pack::yaml::Limits;
+use crate::render::world::Shared;
+use crate::render::{KitOptions, compile, has_backs, plan_pieces};
+
+pub fn run(cli: &Cli, args: &ExportArgs, progress: &dyn super::Progress) -> Result<Outcome, Fatal> {
+    let start = Instant::now();
+    let color = use_color(cli.color);
+    let report = check(&cli.data, &args.games, &Limits::default())?;
+    if report.has_errors() {
+        let mut stdout = human(&report, color, None);
+        stdout.push_str("export refused: the data has errors\n");
+        return Ok(Outcome {
+            stdout,
+            status: Status::Problems,
+        });
+    }
+    let shared = Shared::new(&PathBuf::from("."), epoch()).map_err(|e| {
+        Fatal::Setup(format!(
+            "cannot load fonts from `fonts/`: {e} (run pnpkit from the project root)"
+        ))
+    })?;
+    let style = match args.style {
+        StyleArg::Mpc => Style::Mpc,
+        StyleArg::Tgc => Style::Tgc,
+        StyleArg::Exact => Style::Exact,
+    };
+    let opts = KitOptions::default();
+    let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+    let mut problems = String::new();
+    let jobs: Vec<_> = report
+        .games
+        .iter()
+        .flat_map(|g| {
+            g.locales
+                .iter()
+                .filter(|l| args.locale.is_empty() || args.locale.contains(l))
+                .map(move |l| (g, l.clone()))
+        })
+        .collect();
+    progress.start(jobs.len(), "exporting");
+    for (game, locale) in jobs {
+        let pieces = plan_pieces(game, &locale, &opts, &template_for(shared.root(), &game.id));
+        let mut sources = crate::diag::SourceMap::default();
+        let doc = match compile(&shared, &pieces.plan, None, &mut sources) {
+            Ok(c) => c.document,
+            Err(diags) => {
+                problems.push_str(&render_human(&diags, &sources, color));
+                continue;
+            }
+        };
+        let dir = args.out.join(&game.id).join("export").join(&locale);
+        let pages = doc.pages();
+        for kind in game.kinds.values().filter(|k| k.shape == Shape::Card) {
+            let Some(size) = kind.size.as_ref().and_then(|s| game.sizes.get(s)) else {
+                continue;
+            };
+            let comps = game.components.get(&kind.id).map(Vec::as_slice).unwrap_or_default();
+            if comps.is_empty() {
+                continue;
+            }
+            let bleed = opts.settings.bleed;
+            let (w, h) = target_px(style, size.width + 2.0 * bleed, size.height + 2.0 * bleed);
+            let (cw, ch) = tts_cell(w, h);
+            let face = |c: &crate::model::Component, f: &str| &pages[pieces.page(&kind.id, &c.id, f, None) - 1];
+            // Each design: full-size PNGs, and cell-size images for the TTS sheets.
+            let rendered: Vec<Result<_, String>> = comps
+                .par_iter()
+                .map(|c| {
+                    let front = rasterize(face(c, "front"), w, h)?;
+                    let back = if has_backs(kind) {
+                        Some(rasterize(face(c, "back"), w, h)?)
+                    } else {
+                        None
+                    };
+                    let tts_front = rasterize(face(c, "front"), cw, ch)?;
+                    let tts_back = match has_backs(kind) {
+                        true => rasterize(face(c, "back"), cw, ch)?,
+                        false => tts_front.clone(),
+                    };
+                    Ok((png(&front)?, back.map(|b| png(&b)).transpose()?, tts_front, tts_back))
+                })
+                .collect();
+            let mut cards = Vec::new();
+            for (c, r) in comps.iter().zip(rendered) {
+                let (front, back, tf, tb) = r.map_err(|e| Fatal::Setup(format!("cannot rasterise {}: {e}", c.id)))?;
+                let base = dir.join("png").join(&kind.id);
+                files.push((base.join(format!("{}.png", c.id)), front));
+                if let Some(b) = back {
+                    files.push((base.join(format!("{}-back.png", c.id)), b));
+                }
+                cards.push(TtsCard {
+                    name: c.name.get(&locale).to_owned(),
+                    copies: c.copies,
+                    front: tf,
+                    back: tb,
+                });
+            }
+            let hidden = cards[0].back.clone();
+            let sheets = tts_sheets(&cards, &hidden);
+            let mut urls = Vec::new();
+            for (i, sheet) in sheets.iter().enumerate() {
+                let (f, b) = (
+                    format!("{}-faces-{}.png", kind.id, i + 1),
+                    format!("{}-backs-{}.png", kind.id, i + 1),
+                );
+                files.push((dir.join("tts").join(&f), png(&sheet.faces).map_err(Fatal::Setup)?));
+                files.push((dir.join("tts").join(&b), png(&sheet.backs).map_err(Fatal::Setup)?));
+                urls.push((format!("{}{f}", args.url_prefix), format!("{}{b}", args.url_prefix)));
+            }
+            let name = format!("{} — {}", game.name.get(&locale), kind.name.get(&locale));
+            let json = tts_deck_json(&name, &cards, &sheets, &urls);
+            let mut text = serde_json::to_string_pretty(&json).unwrap_or_default();
+            text.push('\n');
+            files.push((dir.join("tts").join(format!("{}.json", kind.id)), text.into_bytes()));
+        }
+        progress.advance();
+    }
+    progress.finish();
+    if !problems.is_empty() {
+        problems.push_str("export failed: nothing was written\n");
+        return Ok(Outcome {
+            stdout: problems,
+            status: Status::Problems,
+        });
+    }
+    for (path, bytes) in &files {
+        write_atomic(path, bytes).map_err(|source| Fatal::Write {
+            path: path.clone(),
+            source,
+        })?;
+    }
+    let pngs = files
+        .iter()
+        .filter(|(p, _)| p.extension().is_some_and(|e| e == "png"))
+        .count();
+    let stdout = match cli.format {
+        Format::Human => format!(
+            "exported {pngs} images and {} deck files into {} in {:.2} s\n",
+            files.len() - pngs,
+            args.out.display(),
+            start.elapsed().as_secs_f64()
+        ),
+        Format::Json => {
+            let list: Vec<_> = files.iter().map(|(p, _)| p.display().to_string()).collect();
+            let mut s = serde_json::to_string_pretty(&serde_json::json!({ "files": list })).unwrap_or_default();
+            s.push('\n');
+            s
+        }
+    };
+    Ok(Outcome {
+        stdout,
+        status: Status::Clean,
+    })
+}
