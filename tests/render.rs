@@ -45,6 +45,7 @@ fn find<'a>(built: &'a [Built], part: Part, paper: &str, locale: &str) -> &'a Bu
         .unwrap_or_else(|| panic!("no {part:?} {paper} {locale}"))
 }
 
+/// The print-shop pieces file (`<game>-pieces.pdf`).
 fn pieces<'a>(built: &'a [Built], locale: &str) -> &'a Built {
     built
         .iter()
@@ -423,7 +424,7 @@ fn fonts_are_embedded_and_names_are_text() {
         assert!(text.contains(want), "{locale}: {text}");
         // The pieces document (for print shops) has the names on its pages.
         let p = Document::load_mem(&pieces(&built, locale).pdf).unwrap();
-        assert!(p.extract_text(&[1]).unwrap().contains(want));
+        assert!(all_text(&p).contains(want));
     }
 }
 
@@ -585,4 +586,57 @@ fn invalid_data_is_refused_before_rendering() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("build refused"));
     assert!(!dir.path().join("output").exists());
+}
+
+#[test]
+fn spanish_text_hyphenates_at_syllables() {
+    use pnpkit::render::world::DocWorld;
+    let shared = Shared::new(&root(), 1_767_225_600).unwrap();
+    let main = "#set page(width: 40mm, height: auto, margin: 2mm)\n\
+                #set text(font: \"DejaVu Sans\", size: 10pt, lang: \"es\", hyphenate: true)\n\
+                #set par(justify: true)\n\
+                Desafortunadamente la extraordinaria caballería retrocedió.\n"
+        .to_string();
+    let world = DocWorld::new(&shared, main, b"{}".to_vec());
+    let doc = typst::compile::<typst_layout::PagedDocument>(&world)
+        .output
+        .expect("compiles");
+    let shared_pdf = typst_pdf::pdf(&doc, &typst_pdf::PdfOptions::default()).unwrap();
+    let text = Document::load_mem(&shared_pdf).unwrap().extract_text(&[1]).unwrap();
+    // Spanish syllables of the long words; every break typst makes must fall on one.
+    let allowed = [
+        "De-",
+        "Desa-",
+        "Desafor-",
+        "Desafortu-",
+        "Desafortuna-",
+        "Desafortunada-",
+        "Desafortunadamen-",
+        "ex-",
+        "extra-",
+        "extraor-",
+        "extraordi-",
+        "extraordina-",
+        "ca-",
+        "caba-",
+        "caballe-",
+        "caballerí-",
+        "re-",
+        "retro-",
+        "retroce-",
+    ];
+    // typst marks a hyphenation break with a soft hyphen after the line's last syllable.
+    let parts: Vec<&str> = text.split(['\u{ad}', '-']).collect();
+    let breaks: Vec<String> = parts[..parts.len() - 1]
+        .iter()
+        .filter_map(|p| p.split_whitespace().last())
+        .map(|w| format!("{w}-"))
+        .collect();
+    assert!(!breaks.is_empty(), "40 mm forces hyphenation: {text}");
+    for b in &breaks {
+        assert!(
+            allowed.contains(&b.as_str()),
+            "break `{b}` is not at a Spanish syllable: {text}"
+        );
+    }
 }

@@ -86,7 +86,7 @@ pub fn build_all(
     opts: &KitOptions,
     progress: &dyn super::Progress,
 ) -> (Vec<Built>, Vec<(Diagnostic, SourceMap)>) {
-    // Stage 1: every game's designs, once per locale.
+    // Every game's designs, once per locale.
     let mut piece_plans = Vec::new();
     for game in games {
         let template = template_for(shared.root(), &game.id);
@@ -98,38 +98,53 @@ pub fn build_all(
             piece_plans.push((game, plan_pieces(game, &locale, opts, &template)));
         }
     }
-    let sheet_count: usize = piece_plans.len() * opts.papers.len() * 6;
-    progress.start(piece_plans.len() + sheet_count, "building kits");
-    let stage1: Vec<_> = piece_plans
+    type Files = Vec<(String, typst::foundations::Bytes)>;
+    // Stage 1: every chunk of designs of every game and locale, in parallel.
+    let chunk_jobs: Vec<(usize, usize)> = piece_plans
+        .iter()
+        .enumerate()
+        .flat_map(|(i, (_, p))| (0..p.chunks.len()).map(move |c| (i, c)))
+        .collect();
+    let sheet_count: usize = piece_plans.len() * (opts.papers.len() * 6 + 1);
+    progress.start(chunk_jobs.len() + sheet_count, "building kits");
+    let compiled_chunks: Vec<_> = chunk_jobs
         .par_iter()
-        .map(|(game, pieces)| {
-            let r = build_one(shared, &pieces.plan, None);
+        .map(|&(i, c)| {
+            let r = build_one(shared, &piece_plans[i].1.chunks[c], &[]);
             progress.advance();
-            (*game, pieces, r)
+            (i, c, r)
         })
         .collect();
-    // Stage 2: the sheet documents of every paper place those designs.
     let mut results: Vec<Result<Built, Vec<(Diagnostic, SourceMap)>>> = Vec::new();
-    let mut sheets = Vec::new();
-    for (game, pieces, r) in stage1 {
+    let mut files: Vec<Files> = vec![Vec::new(); piece_plans.len()];
+    let mut failed = vec![false; piece_plans.len()];
+    for (i, c, r) in compiled_chunks {
         match r {
-            Ok(b) => {
-                let bytes = typst::foundations::Bytes::new(b.pdf.clone());
-                for paper in &opts.papers {
-                    for plan in plan_game(game, &pieces.plan.locale, *paper, opts, pieces) {
-                        sheets.push((plan, bytes.clone()));
-                    }
-                }
-                results.push(Ok(b));
+            Ok(b) => files[i].push((crate::render::chunk_path(c), typst::foundations::Bytes::new(b.pdf))),
+            Err(e) => {
+                failed[i] = true;
+                results.push(Err(e));
             }
-            Err(e) => results.push(Err(e)),
+        }
+    }
+    // Stage 2: the print-shop pieces file and the sheets of every paper place those pages.
+    let mut docs: Vec<(DocPlan, usize)> = Vec::new();
+    for (i, (game, pieces)) in piece_plans.iter().enumerate() {
+        if failed[i] {
+            continue;
+        }
+        files[i].sort_by(|a, b| a.0.cmp(&b.0));
+        docs.push((pieces.merged.clone(), i));
+        for paper in &opts.papers {
+            for plan in plan_game(game, &pieces.locale, *paper, opts, pieces) {
+                docs.push((plan, i));
+            }
         }
     }
     results.extend(
-        sheets
-            .into_par_iter()
-            .map(|(plan, bytes)| {
-                let r = build_one(shared, &plan, Some(&bytes));
+        docs.into_par_iter()
+            .map(|(plan, i)| {
+                let r = build_one(shared, &plan, &files[i]);
                 progress.advance();
                 r
             })
@@ -151,11 +166,11 @@ pub fn build_all(
 fn build_one(
     shared: &Shared,
     plan: &DocPlan,
-    pieces: Option<&typst::foundations::Bytes>,
+    files: &[(String, typst::foundations::Bytes)],
 ) -> Result<Built, Vec<(Diagnostic, SourceMap)>> {
     let mut sources = SourceMap::default();
     let t0 = Instant::now();
-    match compile(shared, plan, pieces, &mut sources) {
+    match compile(shared, plan, files, &mut sources) {
         Ok(compiled) => {
             let compile_seconds = t0.elapsed().as_secs_f64();
             let t1 = Instant::now();

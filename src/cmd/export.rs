@@ -58,16 +58,18 @@ pub fn run(cli: &Cli, args: &ExportArgs, progress: &dyn super::Progress) -> Resu
     progress.start(jobs.len(), "exporting");
     for (game, locale) in jobs {
         let pieces = plan_pieces(game, &locale, &opts, &template_for(shared.root(), &game.id));
-        let mut sources = crate::diag::SourceMap::default();
-        let doc = match compile(&shared, &pieces.plan, None, &mut sources) {
-            Ok(c) => c.document,
-            Err(diags) => {
-                problems.push_str(&render_human(&diags, &sources, color));
-                continue;
+        let mut docs = Vec::new();
+        for chunk in &pieces.chunks {
+            let mut sources = crate::diag::SourceMap::default();
+            match compile(&shared, chunk, &[], &mut sources) {
+                Ok(c) => docs.push(c.document),
+                Err(diags) => problems.push_str(&render_human(&diags, &sources, color)),
             }
-        };
+        }
+        if docs.len() < pieces.chunks.len() {
+            continue;
+        }
         let dir = args.out.join(&game.id).join("export").join(&locale);
-        let pages = doc.pages();
         for kind in game.kinds.values().filter(|k| k.shape == Shape::Card) {
             let Some(size) = kind.size.as_ref().and_then(|s| game.sizes.get(s)) else {
                 continue;
@@ -79,7 +81,10 @@ pub fn run(cli: &Cli, args: &ExportArgs, progress: &dyn super::Progress) -> Resu
             let bleed = opts.settings.bleed;
             let (w, h) = target_px(style, size.width + 2.0 * bleed, size.height + 2.0 * bleed);
             let (cw, ch) = tts_cell(w, h);
-            let face = |c: &crate::model::Component, f: &str| &pages[pieces.page(&kind.id, &c.id, f, None) - 1];
+            let face = |c: &crate::model::Component, f: &str| {
+                let (chunk, page) = pieces.locate(&kind.id, &c.id, f, None);
+                &docs[chunk].pages()[page - 1]
+            };
             // Each design: full-size PNGs, and cell-size images for the TTS sheets.
             let rendered: Vec<Result<_, String>> = comps
                 .par_iter()

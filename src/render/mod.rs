@@ -119,7 +119,8 @@ struct Item {
     copy: u32,
     /// `front`, `back` or `board`: which design the slot shows.
     face: &'static str,
-    /// The page of the pieces document that holds the design (1-based).
+    /// The chunk document (virtual path) and its page (1-based) holding the design.
+    file: String,
     piece: usize,
     #[serde(flatten)]
     slot: Slot,
@@ -231,10 +232,25 @@ pub fn game_view(game: &Game, locale: &str) -> Value {
 }
 
 /// Every distinct design of a game in one locale, one page each, laid out
-/// once and placed by the sheet documents of every paper.
+/// once and placed by the sheet documents of every paper. Designs are split
+/// into chunk documents of at most [`CHUNK`] pages: typst's cost of placing a
+/// page of a PDF grows with that PDF's size, and chunks compile in parallel.
 pub struct PiecesPlan {
-    pub plan: DocPlan,
-    index: std::collections::HashMap<String, usize>,
+    pub locale: String,
+    /// One document per chunk of designs; compiled, placed, never written.
+    pub chunks: Vec<DocPlan>,
+    /// The print-shop file: every design on its own page with a TrimBox,
+    /// assembled from the chunks.
+    pub merged: DocPlan,
+    index: std::collections::HashMap<String, (usize, usize)>,
+}
+
+/// Designs per chunk document.
+pub const CHUNK: usize = 100;
+
+/// The virtual path of a chunk document inside the documents that place it.
+pub fn chunk_path(chunk: usize) -> String {
+    format!("/pieces-{}.pdf", chunk + 1)
 }
 
 fn piece_key(kind: &str, id: &str, face: &str, variant: Option<&str>) -> String {
@@ -242,12 +258,12 @@ fn piece_key(kind: &str, id: &str, face: &str, variant: Option<&str>) -> String 
 }
 
 impl PiecesPlan {
-    /// The 1-based page of a design.
-    pub fn page(&self, kind: &str, id: &str, face: &str, variant: Option<&str>) -> usize {
+    /// The chunk (0-based) and page (1-based) of a design.
+    pub fn locate(&self, kind: &str, id: &str, face: &str, variant: Option<&str>) -> (usize, usize) {
         self.index
             .get(&piece_key(kind, id, face, variant))
             .copied()
-            .unwrap_or(1)
+            .unwrap_or((0, 1))
     }
 }
 
@@ -265,7 +281,7 @@ fn variants<'a>(game: &'a Game, kind: &'a Kind) -> Vec<Option<&'a str>> {
     }
 }
 
-/// Plans the pieces document of a game in one locale. Each page is one design
+/// Plans the pieces documents of a game in one locale. Each page is one design
 /// at its trim size with the full bleed around it (a PDF TrimBox); boards have no bleed.
 pub fn plan_pieces(game: &Game, locale: &str, opts: &KitOptions, template: &str) -> PiecesPlan {
     let bleed = opts.settings.bleed;
@@ -287,7 +303,8 @@ pub fn plan_pieces(game: &Game, locale: &str, opts: &KitOptions, template: &str)
             let vars = if board { variants(game, kind) } else { vec![None] };
             for face in faces {
                 for variant in &vars {
-                    index.insert(piece_key(&kind.id, &c.id, face, *variant), pieces.len() + 1);
+                    let n = pieces.len();
+                    index.insert(piece_key(&kind.id, &c.id, face, *variant), (n / CHUNK, n % CHUNK + 1));
                     pieces.push(json!({
                         "kind": kind.id,
                         "id": c.id,
@@ -301,29 +318,64 @@ pub fn plan_pieces(game: &Game, locale: &str, opts: &KitOptions, template: &str)
             }
         }
     }
-    let n = pieces.len();
-    let data = json!({
-        "locale": locale,
-        "part": "pieces",
-        "settings": settings_view(opts),
-        "game": game_view(game, locale),
-        "pieces": pieces,
-    });
-    PiecesPlan {
-        plan: DocPlan {
+    let view = game_view(game, locale);
+    let dir = PathBuf::from(&game.id).join(locale);
+    let main = format!(
+        "#import \"/templates/shared/kit.typ\": render-pieces\n#import \"{template}\" as game\n#render-pieces(json(\"/data.json\"), game)\n"
+    );
+    let chunks: Vec<DocPlan> = pieces
+        .chunks(CHUNK)
+        .enumerate()
+        .map(|(i, chunk)| DocPlan {
             game: game.id.clone(),
             locale: locale.to_owned(),
             paper: None,
             part: Part::Pieces,
-            out: PathBuf::from(&game.id)
-                .join(locale)
-                .join(format!("{}-pieces.pdf", game.id)),
-            main: format!(
-                "#import \"/templates/shared/kit.typ\": render-pieces\n#import \"{template}\" as game\n#render-pieces(json(\"/data.json\"), game)\n"
-            ),
-            data,
-            pages: n,
-        },
+            out: dir.join(format!(
+                "{}-pieces{}.pdf",
+                game.id,
+                chunk_path(i).trim_start_matches("/pieces")
+            )),
+            main: main.clone(),
+            data: json!({
+                "locale": locale,
+                "part": "pieces",
+                "settings": settings_view(opts),
+                "game": view,
+                "pieces": chunk,
+            }),
+            pages: chunk.len(),
+        })
+        .collect();
+    let merged_pages: Vec<Value> = pieces
+        .iter()
+        .enumerate()
+        .map(|(n, p)| {
+            json!({
+                "file": chunk_path(n / CHUNK),
+                "page": n % CHUNK + 1,
+                "w": p["w"], "h": p["h"], "bleed": p["bleed"],
+            })
+        })
+        .collect();
+    let merged = DocPlan {
+        game: game.id.clone(),
+        locale: locale.to_owned(),
+        paper: None,
+        part: Part::Pieces,
+        out: dir.join(format!("{}-pieces.pdf", game.id)),
+        main: "#import \"/templates/shared/kit.typ\": render-merged\n#render-merged(json(\"/data.json\"))\n".into(),
+        data: json!({
+            "locale": locale,
+            "game": {"id": game.id, "name": game.name.get(locale)},
+            "pages": merged_pages,
+        }),
+        pages: pieces.len(),
+    };
+    PiecesPlan {
+        locale: locale.to_owned(),
+        chunks,
+        merged,
         index,
     }
 }
@@ -438,7 +490,7 @@ fn sheet_pages(
             // Larger than the printable area: print each piece tiled over pages,
             // like a board, rather than leave it out.
             for (c, _) in &copies {
-                let piece = pieces.page(&kind.id, &c.id, "front", None);
+                let piece = pieces.locate(&kind.id, &c.id, "front", None);
                 pages.extend(tiled_pages(
                     kind,
                     c,
@@ -454,13 +506,17 @@ fn sheet_pages(
             continue;
         };
         let full = printable(&paper, s);
-        let item = |c: &Component, copy: u32, face: &'static str, slot: Slot| Item {
-            kind: kind.id.clone(),
-            id: c.id.clone(),
-            copy,
-            face,
-            piece: pieces.page(&kind.id, &c.id, face, None),
-            slot,
+        let item = |c: &Component, copy: u32, face: &'static str, slot: Slot| {
+            let (chunk, piece) = pieces.locate(&kind.id, &c.id, face, None);
+            Item {
+                kind: kind.id.clone(),
+                id: c.id.clone(),
+                copy,
+                face,
+                file: chunk_path(chunk),
+                piece,
+                slot,
+            }
         };
         for chunk in copies.chunks(grid.capacity()) {
             let slots = grid.slots(chunk.len());
@@ -543,7 +599,7 @@ fn board_pages(game: &Game, locale: &str, paper: Paper, opts: &KitOptions, piece
         };
         for c in game.components.get(&kind.id).into_iter().flatten() {
             for variant in variants(game, kind) {
-                let piece = pieces.page(&kind.id, &c.id, "board", variant);
+                let piece = pieces.locate(&kind.id, &c.id, "board", variant);
                 let mut tiles = tiled_pages(
                     kind,
                     c,
@@ -581,7 +637,7 @@ fn tiled_pages(
     c: &Component,
     locale: &str,
     face: &'static str,
-    piece: usize,
+    (chunk, piece): (usize, usize),
     width: f64,
     height: f64,
     paper: Paper,
@@ -600,6 +656,7 @@ fn tiled_pages(
                 id: c.id.clone(),
                 copy: 1,
                 face,
+                file: chunk_path(chunk),
                 piece,
                 slot: Slot {
                     x: t.dst.x,
@@ -632,17 +689,18 @@ pub struct Compiled {
 
 /// Compiles a plan with typst. Errors come back as diagnostics that point
 /// into the templates; `sources` receives the template texts they show.
-/// `pieces` is the compiled pieces document the sheet documents place.
+/// `files` are in-memory files the document reads: the compiled chunk
+/// documents (`/pieces-<n>.pdf`) that sheet documents place.
 pub fn compile(
     shared: &Shared,
     plan: &DocPlan,
-    pieces: Option<&typst::foundations::Bytes>,
+    files: &[(String, typst::foundations::Bytes)],
     sources: &mut SourceMap,
 ) -> Result<Compiled, Vec<Diagnostic>> {
     let data = serde_json::to_vec(&plan.data).unwrap_or_default();
     let mut world = DocWorld::new(shared, plan.main.clone(), data);
-    if let Some(p) = pieces {
-        world.add_file(PIECES, p.clone());
+    for (path, bytes) in files {
+        world.add_file(path, bytes.clone());
     }
     let warned = typst::compile::<PagedDocument>(&world);
     let warnings = warned
@@ -667,9 +725,6 @@ pub fn compile(
         }
     }
 }
-
-/// The virtual path of the pieces document inside sheet documents.
-pub const PIECES: &str = "/pieces.pdf";
 
 /// Finds the first design that fails on its own, by compiling the pieces
 /// document one piece at a time. Runs only after a document failed.
