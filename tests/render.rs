@@ -640,3 +640,34 @@ fn spanish_text_hyphenates_at_syllables() {
         );
     }
 }
+
+#[test]
+fn the_world_refuses_files_outside_the_project_and_packages() {
+    use pnpkit::render::world::DocWorld;
+    let dir = scratch_project();
+    let outside = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(outside.path(), "secret").unwrap();
+    std::os::unix::fs::symlink(outside.path(), dir.path().join("templates/leak.txt")).unwrap();
+    std::fs::write(dir.path().join("templates/inside.txt"), "fine").unwrap();
+    let shared = Shared::new(dir.path(), 1_767_225_600).unwrap();
+    let run = |main: &str| {
+        let world = DocWorld::new(&shared, main.to_string(), b"{}".to_vec());
+        typst::compile::<typst_layout::PagedDocument>(&world)
+            .output
+            .map(|_| ())
+            .map_err(|e| e.iter().map(|d| d.message.to_string()).collect::<Vec<_>>().join("; "))
+    };
+    assert!(
+        run("#read(\"/templates/inside.txt\")").is_ok(),
+        "project files are readable"
+    );
+    let symlink = run("#read(\"/templates/leak.txt\")").unwrap_err();
+    assert!(
+        symlink.contains("denied"),
+        "a symlink out of the project is refused: {symlink}"
+    );
+    let parent = run("#read(\"../../etc/hostname\")").unwrap_err();
+    assert!(!parent.is_empty(), "`..` cannot leave the root");
+    let package = run("#import \"@preview/cetz:0.3.0\": *").unwrap_err();
+    assert!(package.contains("packages are not available"), "{package}");
+}
