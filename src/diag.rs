@@ -70,14 +70,15 @@ codes! {
     TemplateError = "E019", "template-error", Error, "A typst layout in `templates/` failed while building a kit (reported by `build`).";
     TemplateWarning = "W020", "template-warning", Warning, "typst warned while laying out a kit (reported by `build`).";
     TextTemplate = "E021", "text-template", Error, "A text that quotes values (`{{ damage }}`) fails to render in some locale: unknown value or bad syntax.";
+    RuleNotCovered = "E022", "rule-not-covered", Error, "A rule id the pack declares (`rule_ids` in game.yaml) has no section in the rules reference.";
 }
 
 /// Identifies a file in a [`SourceMap`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct FileId(pub u32);
 
 /// A byte range in one source file, with its 1-based line and column.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct Span {
     pub file: FileId,
     pub line: u32,

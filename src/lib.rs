@@ -14,6 +14,7 @@ pub mod export;
 pub mod fsx;
 pub mod model;
 pub mod pack;
+pub mod reference;
 pub mod render;
 pub mod schema;
 pub mod text;

@@ -306,6 +306,11 @@ pub struct Game {
     pub kit: Vec<KitEntry>,
     /// Components by kind, in file order.
     pub components: IndexMap<String, Vec<Component>>,
+    /// The numbered rules of the game (`OW-1` …), from `rule_ids` in game.yaml.
+    pub rule_ids: Vec<String>,
+    /// Glossary, facts, rules chapters and quick reference.
+    #[serde(skip)]
+    pub reference: crate::reference::Reference,
     #[serde(skip)]
     pub dir: PathBuf,
 }

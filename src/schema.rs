@@ -205,6 +205,13 @@ pub fn game_schema() -> Value {
             "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"},
             "name": {"$ref": "#/definitions/text"},
             "locales": {"type": "array", "items": {"type": "string", "pattern": "^[a-z]{2,3}$"}, "minItems": 1, "uniqueItems": true},
+            "rule_ids": {
+                "type": "object",
+                "description": "The game's numbered rules (`{prefix: OW, count: 16}` = OW-1 … OW-16); each must be a section of rules/.",
+                "required": ["prefix", "count"],
+                "properties": {"prefix": {"type": "string", "pattern": "^[A-Z]+$"}, "count": {"type": "integer", "minimum": 1, "maximum": 500}},
+                "additionalProperties": false
+            },
             "sizes": {
                 "type": "object",
                 "additionalProperties": {

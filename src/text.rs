@@ -4,10 +4,12 @@
 //! with tera, per locale, before layout; `check` renders every template in
 //! every locale so mistakes are caught with a location.
 
+use indexmap::IndexMap;
 use serde_json::{Map, Value};
-use tera::{Context, Tera};
+use tera::{Context, Kwargs, State, Tera};
 
 use crate::model::{Component, FieldValue};
+use crate::reference::{Fact, Term};
 
 /// True when a text uses template syntax.
 pub fn is_template(s: &str) -> bool {
@@ -56,19 +58,14 @@ pub fn render(tera: &Tera, text: &str, ctx: &Context) -> Result<String, String> 
 }
 
 /// Every template text of a component that fails, as (field, locale, error).
-pub fn check_component(tera: &Tera, c: &Component, locales: &[String]) -> Vec<(String, String, String)> {
+pub fn check_component(envs: &[TextEnv], c: &Component) -> Vec<(String, String, String)> {
     let mut out = Vec::new();
-    for locale in locales {
-        let mut ctx = None;
+    for env in envs {
         for (field, value) in &c.fields {
             visit_texts(value, &mut |t| {
-                let Some(s) = t.0.get(locale) else { return };
-                if !is_template(s) {
-                    return;
-                }
-                let ctx = ctx.get_or_insert_with(|| context(c, locale));
-                if let Err(e) = render(tera, s, ctx) {
-                    out.push((field.clone(), locale.clone(), e));
+                let Some(s) = t.0.get(&env.locale) else { return };
+                if let Err(e) = env.render(s, Some(c)) {
+                    out.push((field.clone(), env.locale.clone(), e));
                 }
             });
         }
@@ -85,9 +82,124 @@ fn visit_texts(v: &FieldValue, f: &mut impl FnMut(&crate::model::Text)) {
     }
 }
 
-/// The tera instance used for data texts.
+/// The tera instance used for data texts, without glossary or facts.
 pub fn engine() -> Tera {
-    Tera::default()
+    let mut tera = Tera::default();
+    tera.register_filter("cap", cap);
+    tera
+}
+
+/// Raises the first letter only (tera's `capitalize` lowercases the rest,
+/// which would spoil "coste de Maná").
+fn cap(v: &str, _: Kwargs, _: &State) -> String {
+    let mut chars = v.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// Everything a text of a pack can quote in one locale: glossary terms
+/// (`term(id=…, plural=…)`), facts (`fact(id=…)`) and every component
+/// (`components["kind"]["id"].field`).
+pub struct TextEnv {
+    pub locale: String,
+    tera: Tera,
+    /// Converted once: tera values share their maps, so each render clones a pointer.
+    components: tera::Value,
+}
+
+impl TextEnv {
+    pub fn new(
+        glossary: &[Term],
+        facts: &[Fact],
+        components: &IndexMap<String, Vec<Component>>,
+        locale: &str,
+    ) -> TextEnv {
+        let mut tera = engine();
+        let terms: std::collections::HashMap<String, (String, String)> = glossary
+            .iter()
+            .map(|t| {
+                let one = t.forms.get(locale).to_owned();
+                let many = t
+                    .plural
+                    .as_ref()
+                    .map_or_else(|| one.clone(), |p| p.get(locale).to_owned());
+                (t.id.clone(), (one, many))
+            })
+            .collect();
+        let term_ids: Vec<String> = terms.keys().cloned().collect();
+        tera.register_function("term", move |kwargs: Kwargs, _: &State| -> tera::TeraResult<String> {
+            let id: &str = kwargs.must_get("id")?;
+            let plural: bool = kwargs.get("plural")?.unwrap_or(false);
+            match terms.get(id) {
+                Some((one, many)) => Ok(if plural { many.clone() } else { one.clone() }),
+                None => Err(tera::Error::message(unknown("glossary term", id, &term_ids))),
+            }
+        });
+        let values: std::collections::HashMap<String, Value> =
+            facts.iter().map(|f| (f.id.clone(), f.value.clone())).collect();
+        let fact_ids: Vec<String> = values.keys().cloned().collect();
+        tera.register_function(
+            "fact",
+            move |kwargs: Kwargs, _: &State| -> tera::TeraResult<tera::Value> {
+                let id: &str = kwargs.must_get("id")?;
+                match values.get(id) {
+                    Some(Value::Number(n)) if n.is_i64() => Ok(tera::Value::from(n.as_i64().unwrap_or_default())),
+                    Some(Value::Number(n)) => Ok(tera::Value::from(n.as_f64().unwrap_or_default())),
+                    Some(Value::Bool(b)) => Ok(tera::Value::from(*b)),
+                    Some(other) => Ok(tera::Value::from(other.as_str().unwrap_or_default().to_owned())),
+                    None => Err(tera::Error::message(unknown("fact", id, &fact_ids))),
+                }
+            },
+        );
+        let components = Value::Object(
+            components
+                .iter()
+                .map(|(kind, list)| {
+                    let by_id: Map<String, Value> = list
+                        .iter()
+                        .map(|c| {
+                            let mut m = Map::new();
+                            for (k, v) in &c.fields {
+                                m.insert(k.clone(), plain(v, locale));
+                            }
+                            m.insert("id".into(), Value::String(c.id.clone()));
+                            m.insert("name".into(), Value::String(c.name.get(locale).to_owned()));
+                            m.insert("copies".into(), Value::from(c.copies));
+                            (c.id.clone(), Value::Object(m))
+                        })
+                        .collect();
+                    (kind.clone(), Value::Object(by_id))
+                })
+                .collect(),
+        );
+        TextEnv {
+            locale: locale.to_owned(),
+            tera,
+            components: tera::Value::from_serializable(&components),
+        }
+    }
+
+    /// Renders a text; `own` adds a component's own values (a card text).
+    pub fn render(&self, text: &str, own: Option<&Component>) -> Result<String, String> {
+        if !is_template(text) {
+            return Ok(text.to_owned());
+        }
+        let mut ctx = match own {
+            Some(c) => context(c, &self.locale),
+            None => Context::new(),
+        };
+        ctx.insert_value("components", self.components.clone());
+        render(&self.tera, text, &ctx)
+    }
+}
+
+fn unknown(what: &str, id: &str, known: &[String]) -> String {
+    match crate::diag::did_you_mean(id, known.iter().map(String::as_str)) {
+        Some(s) => format!("no {what} `{id}`; did you mean `{s}`?"),
+        None => format!("no {what} `{id}`"),
+    }
 }
 
 #[cfg(test)]
@@ -123,18 +235,45 @@ mod tests {
         }
     }
 
+    fn env(c: &Component) -> TextEnv {
+        let mut comps = IndexMap::new();
+        comps.insert("card".to_string(), vec![c.clone()]);
+        let one = |s: &str| Text([("en".to_string(), s.to_string())].into_iter().collect());
+        let span = c.span;
+        let glossary = vec![Term {
+            id: "token".into(),
+            forms: one("token"),
+            plural: Some(one("tokens")),
+            note: None,
+            span,
+        }];
+        let facts = vec![Fact {
+            id: "hand".into(),
+            value: serde_json::json!(7),
+            label: crate::reference::SText {
+                text: one("Hand size"),
+                span,
+            },
+            rule: None,
+            span,
+        }];
+        TextEnv::new(&glossary, &facts, &comps, "en")
+    }
+
     #[test]
-    fn quotes_values_and_reports_unknown_ones() {
-        let tera = engine();
+    fn quotes_values_terms_facts_and_components() {
         let c = card("{{ name }} deals {{ damage }} damage.");
-        let ctx = context(&c, "en");
-        assert_eq!(
-            render(&tera, "{{ name }} deals {{ damage }} damage.", &ctx).unwrap(),
-            "Strike deals 3 damage."
-        );
-        assert!(check_component(&tera, &c, &["en".into()]).is_empty());
+        let env = env(&c);
+        let own = env.render("{{ name }} deals {{ damage }} damage.", Some(&c)).unwrap();
+        assert_eq!(own, "Strike deals 3 damage.");
+        assert!(check_component(std::slice::from_ref(&env), &c).is_empty());
+        let text = "{{ term(id=\"token\", plural=true) | cap }}: keep {{ fact(id=\"hand\") }}; \
+                    {{ components[\"card\"][\"strike\"].damage }}.";
+        assert_eq!(env.render(text, None).unwrap(), "Tokens: keep 7; 3.");
+        let e = env.render("a {{ term(id=\"tokn\") }}", None).unwrap_err();
+        assert!(e.contains("did you mean `token`"), "{e}");
         let bad = card("Deals {{ damge }} damage.");
-        let errors = check_component(&tera, &bad, &["en".into()]);
+        let errors = check_component(&[env], &bad);
         assert_eq!(errors.len(), 1);
         assert!(errors[0].2.contains("damge"), "{}", errors[0].2);
     }

@@ -176,7 +176,12 @@ fn check_pack(dir: &Path, limits: &Limits, report: &mut Report) -> Result<(), Lo
         files.iter().find(|(_, p)| p == path).map(|(k, _)| k.clone())
     }));
     cross_check(&decl, &components, &pending, &incomplete, &mut diags);
-    check_text_templates(&decl, &components, &mut diags);
+    let reference = read_reference(dir, &decl, limits, report, &mut diags)?;
+    crate::reference::cross_check(&reference, &decl.rule_ids, decl.rule_ids_span, &mut diags);
+    // Rule texts may quote any component: with a components file unread, their
+    // failures would only repeat that problem.
+    let complete = incomplete.is_empty() && !diags.iter().any(|d| d.code == Code::UnknownKind);
+    check_text_templates(&decl, &components, &reference, complete, &mut diags);
     report.diagnostics.extend(diags);
     report.games.push(Game {
         id: decl.id,
@@ -186,14 +191,27 @@ fn check_pack(dir: &Path, limits: &Limits, report: &mut Report) -> Result<(), Lo
         kinds: decl.kinds,
         kit: decl.kit,
         components,
+        rule_ids: decl.rule_ids,
+        reference,
         dir: dir.to_path_buf(),
     });
     Ok(())
 }
 
-/// Renders every text template of every component in every locale.
-fn check_text_templates(decl: &Decl, components: &IndexMap<String, Vec<Component>>, diags: &mut Vec<Diagnostic>) {
-    let tera = crate::text::engine();
+/// Renders every text template of every component and of the rules
+/// reference in every locale.
+fn check_text_templates(
+    decl: &Decl,
+    components: &IndexMap<String, Vec<Component>>,
+    reference: &crate::reference::Reference,
+    components_complete: bool,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let envs: Vec<crate::text::TextEnv> = decl
+        .locales
+        .iter()
+        .map(|l| crate::text::TextEnv::new(&reference.glossary, &reference.facts, components, l))
+        .collect();
     for c in components.values().flatten() {
         // A field that failed its own check is missing from the values a text
         // can quote; its error was reported already.
@@ -201,7 +219,7 @@ fn check_text_templates(decl: &Decl, components: &IndexMap<String, Vec<Component
         if has_invalid_field {
             continue;
         }
-        for (field, locale, error) in crate::text::check_component(&tera, c, &decl.locales) {
+        for (field, locale, error) in crate::text::check_component(&envs, c) {
             let names: Vec<&str> = ["id", "name", "copies"]
                 .into_iter()
                 .chain(c.fields.keys().map(String::as_str))
@@ -218,13 +236,102 @@ fn check_text_templates(decl: &Decl, components: &IndexMap<String, Vec<Component
                 .label(format!("in `{locale}`"))
                 .found(error)
                 .expected(format!(
-                    "a text quoting only values of this {}: {}",
+                    "a text quoting values of this {} ({}), `term(id=…)`, `fact(id=…)` or `components[…]`",
                     c.kind,
                     quote_list(&names)
                 )),
             );
         }
     }
+    let reference_texts = if components_complete {
+        reference.texts()
+    } else {
+        Vec::new()
+    };
+    for (what, t) in reference_texts {
+        for env in &envs {
+            let Some(s) = t.text.0.get(&env.locale) else { continue };
+            if let Err(error) = env.render(s, None) {
+                diags.push(
+                    Diagnostic::new(
+                        Code::TextTemplate,
+                        format!("{what} does not render in `{}`", env.locale),
+                    )
+                    .at(t.span)
+                    .label(format!("in `{}`", env.locale))
+                    .found(error)
+                    .expected(
+                        "`term(id=…)` of the glossary, `fact(id=…)` of facts.yaml, or `components[\"kind\"][\"id\"]`",
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// Reads glossary.yaml, facts.yaml, rules/*.yaml and quickref.yaml when present.
+fn read_reference(
+    dir: &Path,
+    decl: &Decl,
+    limits: &Limits,
+    report: &mut Report,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<crate::reference::Reference, LoadError> {
+    use crate::reference as r;
+    let mut out = r::Reference::default();
+    let mut files: Vec<PathBuf> = ["glossary.yaml", "facts.yaml", "quickref.yaml"]
+        .iter()
+        .map(|f| dir.join(f))
+        .filter(|p| p.is_file())
+        .collect();
+    let rules_dir = dir.join("rules");
+    if rules_dir.is_dir() {
+        let mut chapters: Vec<PathBuf> = std::fs::read_dir(&rules_dir)
+            .map_err(|source| LoadError::Io {
+                path: rules_dir.clone(),
+                source,
+            })?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")))
+            .collect();
+        chapters.sort();
+        files.extend(chapters);
+    }
+    for path in files {
+        let text = match pack::read_file(&path, limits)? {
+            ReadFile::Text(t) => t,
+            ReadFile::Rejected(make) => {
+                let id = report.sources.add(path.clone(), "".into());
+                diags.push(make(id));
+                continue;
+            }
+        };
+        let file = report.sources.add(path.clone(), text.clone());
+        let root = match pack::parse_yaml(&text, file, limits) {
+            Ok(n) => n,
+            Err(d) => {
+                diags.push(*d);
+                continue;
+            }
+        };
+        let name = path.file_name().unwrap_or_default().to_string_lossy().into_owned();
+        match name.as_str() {
+            "glossary.yaml" if path.parent() == Some(dir) => {
+                out.glossary = r::read_glossary(&root, &decl.locales, diags)
+            }
+            "facts.yaml" if path.parent() == Some(dir) => out.facts = r::read_facts(&root, &decl.locales, diags),
+            "quickref.yaml" if path.parent() == Some(dir) => {
+                out.quickref = r::read_quickref(&root, &decl.locales, diags)
+            }
+            _ => {
+                let shown = format!("rules/{name}");
+                if let Some(ch) = r::read_chapter(&root, &shown, &decl.locales, diags) {
+                    out.chapters.push(ch);
+                }
+            }
+        }
+    }
+    Ok(out)
 }
 
 fn read_game_yaml(

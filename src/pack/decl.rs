@@ -14,7 +14,7 @@ use crate::model::{FieldSpec, FieldType, FieldValue, Kind, KitEntry, Rule, Shape
 /// Fields every component has, whatever its kind.
 pub const BUILTIN_FIELDS: &[&str] = &["id", "name", "copies", "sample"];
 
-const GAME_KEYS: &[&str] = &["id", "name", "locales", "sizes", "kinds", "kit"];
+const GAME_KEYS: &[&str] = &["id", "name", "locales", "sizes", "kinds", "kit", "rule_ids"];
 const KIND_KEYS: &[&str] = &["name", "size", "shape", "fields", "rules", "variants"];
 const RULE_KEYS: &[&str] = &["id", "when", "require", "forbid", "expect", "match", "message"];
 const KIT_KEYS: &[&str] = &["id", "name", "kinds", "where", "sum", "count"];
@@ -30,6 +30,40 @@ pub struct Decl {
     /// Where each field was declared: (kind, field) → span.
     pub field_spans: IndexMap<(String, String), Span>,
     pub kit: Vec<KitEntry>,
+    /// The rule ids of the game (`OW-1` … `OW-16`), and where they are declared.
+    pub rule_ids: Vec<String>,
+    pub rule_ids_span: Option<Span>,
+}
+
+/// Reads `rule_ids: {prefix: OW, count: 16}` into `OW-1` … `OW-16`.
+fn read_rule_ids(node: &Node, diags: &mut Vec<Diagnostic>) -> Vec<String> {
+    let Some(mut m) = MapReader::new(node, "`rule_ids`", diags) else {
+        return Vec::new();
+    };
+    let prefix = m
+        .require("prefix", "the rule ids' prefix, e.g. `OW`", diags)
+        .and_then(|n| read_str(n, "the rule id prefix", diags).map(str::to_owned));
+    let count = m
+        .require("count", "how many numbered rules the game has", diags)
+        .and_then(|n| read_int(n, "the rule count", diags));
+    m.finish(&["prefix", "count"], diags);
+    match (prefix, count) {
+        (Some(p), Some(c))
+            if (1..=500).contains(&c) && p.chars().all(|ch| ch.is_ascii_uppercase()) && !p.is_empty() =>
+        {
+            (1..=c).map(|i| format!("{p}-{i}")).collect()
+        }
+        (Some(_), Some(_)) => {
+            diags.push(
+                Diagnostic::new(Code::InvalidValue, "`rule_ids` is not a usable declaration")
+                    .at(node.span)
+                    .label("bad prefix or count")
+                    .expected("`{prefix: OW, count: 16}`: capital letters and a count from 1 to 500"),
+            );
+            Vec::new()
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// Reads a parsed `game.yaml`. Returns a declaration whenever the basics
@@ -90,6 +124,8 @@ pub fn read_decl(root: &Node, folder: &str, diags: &mut Vec<Diagnostic>) -> Opti
         .take("kit")
         .map(|n| read_kit(n, &locales, &kinds, diags))
         .unwrap_or_default();
+    let rule_ids_node = m.take("rule_ids");
+    let rule_ids = rule_ids_node.map(|n| read_rule_ids(n, diags)).unwrap_or_default();
     m.finish(GAME_KEYS, diags);
     Some(Decl {
         id: id.unwrap_or_else(|| folder.to_owned()),
@@ -99,6 +135,8 @@ pub fn read_decl(root: &Node, folder: &str, diags: &mut Vec<Diagnostic>) -> Opti
         kinds,
         field_spans,
         kit,
+        rule_ids,
+        rule_ids_span: rule_ids_node.map(|n| n.span),
     })
 }
 

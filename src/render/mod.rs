@@ -155,12 +155,11 @@ fn resolve(v: &FieldValue, locale: &str) -> Value {
     }
 }
 
-fn component_view(c: &Component, locale: &str, tera: &tera::Tera) -> Value {
-    let ctx = crate::text::context(c, locale);
+fn component_view(c: &Component, locale: &str, env: &crate::text::TextEnv) -> Value {
     let mut fields: Map<String, Value> = c.fields.iter().map(|(k, v)| (k.clone(), resolve(v, locale))).collect();
     // Texts that quote values are rendered here, once per locale, before layout.
     for v in fields.values_mut() {
-        render_texts(v, tera, &ctx);
+        render_texts(v, env, c);
     }
     json!({
         "id": c.id,
@@ -178,16 +177,16 @@ fn component_view(c: &Component, locale: &str, tera: &tera::Tera) -> Value {
     })
 }
 
-fn render_texts(v: &mut Value, tera: &tera::Tera, ctx: &tera::Context) {
+fn render_texts(v: &mut Value, env: &crate::text::TextEnv, c: &Component) {
     match v {
         Value::String(s) if crate::text::is_template(s) => {
             // `check` has rendered every template already; a failure here cannot happen.
-            if let Ok(r) = crate::text::render(tera, s, ctx) {
+            if let Ok(r) = env.render(s, Some(c)) {
                 *s = r;
             }
         }
-        Value::Array(items) => items.iter_mut().for_each(|i| render_texts(i, tera, ctx)),
-        Value::Object(m) => m.values_mut().for_each(|i| render_texts(i, tera, ctx)),
+        Value::Array(items) => items.iter_mut().for_each(|i| render_texts(i, env, c)),
+        Value::Object(m) => m.values_mut().for_each(|i| render_texts(i, env, c)),
         _ => {}
     }
 }
@@ -195,7 +194,12 @@ fn render_texts(v: &mut Value, tera: &tera::Tera, ctx: &tera::Context) {
 /// The game as templates see it in one locale: kinds with their sizes, and
 /// every component by kind and id, texts resolved.
 pub fn game_view(game: &Game, locale: &str) -> Value {
-    let tera = crate::text::engine();
+    let env = crate::text::TextEnv::new(
+        &game.reference.glossary,
+        &game.reference.facts,
+        &game.components,
+        locale,
+    );
     let kinds: Map<String, Value> = game
         .kinds
         .values()
@@ -218,7 +222,7 @@ pub fn game_view(game: &Game, locale: &str) -> Value {
         .map(|(kind, list)| {
             let by_id: Map<String, Value> = list
                 .iter()
-                .map(|c| (c.id.clone(), component_view(c, locale, &tera)))
+                .map(|c| (c.id.clone(), component_view(c, locale, &env)))
                 .collect();
             (kind.clone(), Value::Object(by_id))
         })

@@ -1,0 +1,625 @@
+//! The rules reference of a pack: glossary, facts, chapters of rules and the
+//! quick reference (docs/rules-format.md). Read from spanned YAML with every
+//! problem collected, like components.
+
+use serde::Serialize;
+
+use crate::diag::{Code, Diagnostic, Span};
+use crate::model::Text;
+use crate::pack::reader::{MapReader, read_seq, read_slug, read_str, read_text, wrong_type};
+use crate::pack::yaml::{Node, Value};
+
+/// A text with where it was written.
+#[derive(Clone, Debug, Serialize)]
+pub struct SText {
+    #[serde(flatten)]
+    pub text: Text,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Term {
+    pub id: String,
+    /// The singular form per locale.
+    pub forms: Text,
+    pub plural: Option<Text>,
+    pub note: Option<SText>,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Fact {
+    pub id: String,
+    pub value: serde_json::Value,
+    pub label: SText,
+    pub rule: Option<String>,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SectionKind {
+    Section,
+    Step,
+    Example,
+    Table,
+}
+
+/// A table cell: a text, or a plain value the same in every locale.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum Cell {
+    Text(SText),
+    Plain(String),
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Section {
+    pub id: String,
+    pub kind: SectionKind,
+    pub title: SText,
+    pub text: Option<SText>,
+    pub steps: Vec<SText>,
+    pub columns: Vec<SText>,
+    pub rows: Vec<Vec<Cell>>,
+    pub see: Vec<(String, Span)>,
+    pub sections: Vec<Section>,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Chapter {
+    pub id: String,
+    pub title: SText,
+    pub text: Option<SText>,
+    pub sections: Vec<Section>,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Action {
+    pub name: SText,
+    pub cost: Option<SText>,
+    pub effect: Option<SText>,
+    pub rule: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct QuickRef {
+    pub turn: Vec<SText>,
+    pub actions: Vec<Action>,
+    pub numbers: Vec<(String, Span)>,
+    pub victory: Vec<SText>,
+    pub notes: Vec<SText>,
+}
+
+/// Everything a pack says about its rules.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Reference {
+    pub glossary: Vec<Term>,
+    pub facts: Vec<Fact>,
+    pub chapters: Vec<Chapter>,
+    pub quickref: Option<QuickRef>,
+}
+
+impl Reference {
+    pub fn is_empty(&self) -> bool {
+        self.glossary.is_empty() && self.facts.is_empty() && self.chapters.is_empty() && self.quickref.is_none()
+    }
+
+    /// Every section, depth first, with its chapter.
+    pub fn sections(&self) -> Vec<(&Chapter, &Section)> {
+        fn walk<'a>(ch: &'a Chapter, s: &'a Section, out: &mut Vec<(&'a Chapter, &'a Section)>) {
+            out.push((ch, s));
+            for sub in &s.sections {
+                walk(ch, sub, out);
+            }
+        }
+        let mut out = Vec::new();
+        for ch in &self.chapters {
+            for s in &ch.sections {
+                walk(ch, s, &mut out);
+            }
+        }
+        out
+    }
+
+    /// Every text of the reference with a label saying where it is, for
+    /// template checks and translation status.
+    pub fn texts(&self) -> Vec<(String, &SText)> {
+        let mut out = Vec::new();
+        for t in &self.glossary {
+            if let Some(n) = &t.note {
+                out.push((format!("the note of glossary term `{}`", t.id), n));
+            }
+        }
+        for f in &self.facts {
+            out.push((format!("the label of fact `{}`", f.id), &f.label));
+        }
+        for ch in &self.chapters {
+            out.push((format!("the title of chapter `{}`", ch.id), &ch.title));
+            if let Some(t) = &ch.text {
+                out.push((format!("the text of chapter `{}`", ch.id), t));
+            }
+        }
+        for (_, s) in self.sections() {
+            out.push((format!("the title of section `{}`", s.id), &s.title));
+            if let Some(t) = &s.text {
+                out.push((format!("the text of section `{}`", s.id), t));
+            }
+            for (i, st) in s.steps.iter().enumerate() {
+                out.push((format!("step {} of section `{}`", i + 1, s.id), st));
+            }
+            for (i, c) in s.columns.iter().enumerate() {
+                out.push((format!("column {} of section `{}`", i + 1, s.id), c));
+            }
+            for (r, row) in s.rows.iter().enumerate() {
+                for (c, cell) in row.iter().enumerate() {
+                    if let Cell::Text(t) = cell {
+                        out.push((format!("row {} cell {} of section `{}`", r + 1, c + 1, s.id), t));
+                    }
+                }
+            }
+        }
+        if let Some(q) = &self.quickref {
+            for (i, t) in q.turn.iter().enumerate() {
+                out.push((format!("turn step {} of the quick reference", i + 1), t));
+            }
+            for (i, a) in q.actions.iter().enumerate() {
+                out.push((format!("the name of action {} of the quick reference", i + 1), &a.name));
+                if let Some(c) = &a.cost {
+                    out.push((format!("the cost of action {} of the quick reference", i + 1), c));
+                }
+                if let Some(e) = &a.effect {
+                    out.push((format!("the effect of action {} of the quick reference", i + 1), e));
+                }
+            }
+            for (i, t) in q.victory.iter().enumerate() {
+                out.push((format!("victory condition {} of the quick reference", i + 1), t));
+            }
+            for (i, t) in q.notes.iter().enumerate() {
+                out.push((format!("note {} of the quick reference", i + 1), t));
+            }
+        }
+        out
+    }
+}
+
+fn stext(node: &Node, what: &str, locales: &[String], diags: &mut Vec<Diagnostic>) -> Option<SText> {
+    read_text(node, what, locales, diags).map(|text| SText { text, span: node.span })
+}
+
+fn req_stext(
+    m: &mut MapReader,
+    key: &str,
+    what: &str,
+    locales: &[String],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<SText> {
+    m.require(key, "a text in every locale", diags)
+        .and_then(|n| stext(n, &format!("the {key} of {what}"), locales, diags))
+}
+
+fn opt_stext(
+    m: &mut MapReader,
+    key: &str,
+    what: &str,
+    locales: &[String],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<SText> {
+    m.take(key)
+        .and_then(|n| stext(n, &format!("the {key} of {what}"), locales, diags))
+}
+
+fn stext_list(node: &Node, what: &str, locales: &[String], diags: &mut Vec<Diagnostic>) -> Vec<SText> {
+    read_seq(node, what, diags)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|n| stext(n, what, locales, diags))
+        .collect()
+}
+
+/// A section or chapter id: a slug, or a rule id such as `OW-6`.
+fn read_id(node: &Node, what: &str, diags: &mut Vec<Diagnostic>) -> Option<String> {
+    let s = read_str(node, what, diags)?;
+    if crate::pack::reader::is_slug(s) || is_rule_id(s) {
+        Some(s.to_owned())
+    } else {
+        diags.push(
+            Diagnostic::new(Code::InvalidValue, format!("{what} is not a valid id"))
+                .at(node.span)
+                .label("not an id")
+                .expected("a slug such as `combat-example`, or a rule id such as `OW-6`"),
+        );
+        None
+    }
+}
+
+/// `OW-6`, `MB-13`: capital letters, a dash, a number.
+pub fn is_rule_id(s: &str) -> bool {
+    match s.split_once('-') {
+        Some((p, n)) => {
+            !p.is_empty()
+                && p.chars().all(|c| c.is_ascii_uppercase())
+                && !n.is_empty()
+                && n.chars().all(|c| c.is_ascii_digit())
+        }
+        None => false,
+    }
+}
+
+pub fn read_glossary(root: &Node, locales: &[String], diags: &mut Vec<Diagnostic>) -> Vec<Term> {
+    let mut out = Vec::new();
+    for item in read_seq(root, "glossary.yaml", diags).unwrap_or_default() {
+        let Some(mut m) = MapReader::new(item, "a glossary term", diags) else {
+            continue;
+        };
+        let Some(id) = m
+            .require("id", "the term's id", diags)
+            .and_then(|n| read_slug(n, "a term id", diags))
+        else {
+            continue;
+        };
+        let what = format!("glossary term `{id}`");
+        let mut forms = indexmap::IndexMap::new();
+        for l in locales {
+            match m.take(l) {
+                Some(n) => {
+                    if let Some(s) = read_str(n, &format!("the `{l}` form of {what}"), diags) {
+                        forms.insert(l.clone(), s.to_owned());
+                    }
+                }
+                None => diags.push(
+                    Diagnostic::new(Code::MissingTranslation, format!("{what} has no `{l}` form"))
+                        .at(item.span)
+                        .label("translation missing")
+                        .expected(format!("`{l}: …`, the word in that language")),
+                ),
+            }
+        }
+        let plural = m
+            .take("plural")
+            .and_then(|n| read_text(n, &format!("the plural of {what}"), locales, diags));
+        let note = opt_stext(&mut m, "note", &what, locales, diags);
+        let mut known: Vec<&str> = vec!["id", "plural", "note"];
+        known.extend(locales.iter().map(String::as_str));
+        m.finish(&known, diags);
+        out.push(Term {
+            id,
+            forms: Text(forms),
+            plural,
+            note,
+            span: item.span,
+        });
+    }
+    out
+}
+
+pub fn read_facts(root: &Node, locales: &[String], diags: &mut Vec<Diagnostic>) -> Vec<Fact> {
+    let mut out = Vec::new();
+    for item in read_seq(root, "facts.yaml", diags).unwrap_or_default() {
+        let Some(mut m) = MapReader::new(item, "a fact", diags) else {
+            continue;
+        };
+        let Some(id) = m
+            .require("id", "the fact's id", diags)
+            .and_then(|n| read_slug(n, "a fact id", diags))
+        else {
+            continue;
+        };
+        let what = format!("fact `{id}`");
+        let value = m
+            .require("value", "a number (or short text)", diags)
+            .and_then(|n| match &n.value {
+                Value::Int(i) => Some(serde_json::json!(i)),
+                Value::Float(f) => Some(serde_json::json!(f)),
+                Value::Str(s) => Some(serde_json::json!(s)),
+                Value::Bool(b) => Some(serde_json::json!(b)),
+                _ => {
+                    diags.push(wrong_type(
+                        n,
+                        &format!("the value of {what}"),
+                        "a number or a short text",
+                    ));
+                    None
+                }
+            });
+        let label = req_stext(&mut m, "label", &what, locales, diags);
+        let rule = m
+            .take("rule")
+            .and_then(|n| read_str(n, "a rule id", diags).map(str::to_owned));
+        m.finish(&["id", "value", "label", "rule"], diags);
+        if let (Some(value), Some(label)) = (value, label) {
+            out.push(Fact {
+                id,
+                value,
+                label,
+                rule,
+                span: item.span,
+            });
+        }
+    }
+    out
+}
+
+pub fn read_chapter(root: &Node, file: &str, locales: &[String], diags: &mut Vec<Diagnostic>) -> Option<Chapter> {
+    let mut m = MapReader::new(root, format!("chapter file {file}"), diags)?;
+    let id = m
+        .require("id", "the chapter's id", diags)
+        .and_then(|n| read_id(n, "the chapter id", diags))?;
+    let what = format!("chapter `{id}`");
+    let title = req_stext(&mut m, "title", &what, locales, diags)?;
+    let text = opt_stext(&mut m, "text", &what, locales, diags);
+    let sections = m
+        .take("sections")
+        .map(|n| read_sections(n, locales, 0, diags))
+        .unwrap_or_default();
+    m.finish(&["id", "title", "text", "sections"], diags);
+    Some(Chapter {
+        id,
+        title,
+        text,
+        sections,
+        span: root.span,
+    })
+}
+
+const SECTION_KEYS: &[&str] = &[
+    "id", "kind", "title", "text", "steps", "columns", "rows", "see", "sections",
+];
+
+fn read_sections(node: &Node, locales: &[String], depth: usize, diags: &mut Vec<Diagnostic>) -> Vec<Section> {
+    let mut out = Vec::new();
+    for item in read_seq(node, "`sections`", diags).unwrap_or_default() {
+        let Some(mut m) = MapReader::new(item, "a section", diags) else {
+            continue;
+        };
+        let Some(id) = m
+            .require("id", "the section's id", diags)
+            .and_then(|n| read_id(n, "a section id", diags))
+        else {
+            continue;
+        };
+        let what = format!("section `{id}`");
+        let kind = match m
+            .take("kind")
+            .and_then(|n| read_str(n, "a section kind", diags).map(|s| (s, n)))
+        {
+            None => SectionKind::Section,
+            Some(("section", _)) => SectionKind::Section,
+            Some(("step", _)) => SectionKind::Step,
+            Some(("example", _)) => SectionKind::Example,
+            Some(("table", _)) => SectionKind::Table,
+            Some((other, n)) => {
+                diags.push(
+                    Diagnostic::new(Code::InvalidValue, format!("{what} has an unknown kind `{other}`"))
+                        .at(n.span)
+                        .label("unknown kind")
+                        .expected("one of `section`, `step`, `example`, `table`"),
+                );
+                SectionKind::Section
+            }
+        };
+        let title = req_stext(&mut m, "title", &what, locales, diags);
+        let text = opt_stext(&mut m, "text", &what, locales, diags);
+        let steps = m
+            .take("steps")
+            .map(|n| stext_list(n, &format!("the steps of {what}"), locales, diags))
+            .unwrap_or_default();
+        let columns = m
+            .take("columns")
+            .map(|n| stext_list(n, &format!("the columns of {what}"), locales, diags))
+            .unwrap_or_default();
+        let mut rows = Vec::new();
+        if let Some(rn) = m.take("rows") {
+            for row in read_seq(rn, &format!("the rows of {what}"), diags).unwrap_or_default() {
+                let cells: Vec<Cell> = read_seq(row, &format!("a row of {what}"), diags)
+                    .unwrap_or_default()
+                    .iter()
+                    .filter_map(|c| match &c.value {
+                        Value::Map(_) => stext(c, &format!("a cell of {what}"), locales, diags).map(Cell::Text),
+                        Value::Str(s) => Some(Cell::Plain(s.clone())),
+                        Value::Int(i) => Some(Cell::Plain(i.to_string())),
+                        Value::Float(f) => Some(Cell::Plain(f.to_string())),
+                        Value::Bool(b) => Some(Cell::Plain(b.to_string())),
+                        _ => {
+                            diags.push(wrong_type(
+                                c,
+                                &format!("a cell of {what}"),
+                                "a text {es: …, en: …} or a value",
+                            ));
+                            None
+                        }
+                    })
+                    .collect();
+                if !columns.is_empty() && cells.len() != columns.len() {
+                    diags.push(
+                        Diagnostic::new(
+                            Code::OutOfRange,
+                            format!(
+                                "a row of {what} has {} cells for {} columns",
+                                cells.len(),
+                                columns.len()
+                            ),
+                        )
+                        .at(row.span)
+                        .label(format!("{} cells", cells.len()))
+                        .expected(format!("{} cells, one per column", columns.len())),
+                    );
+                }
+                rows.push(cells);
+            }
+        }
+        let see = m
+            .take("see")
+            .and_then(|n| read_seq(n, &format!("`see` of {what}"), diags))
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|n| read_str(n, "a section id", diags).map(|s| (s.to_owned(), n.span)))
+            .collect();
+        let sections = match m.take("sections") {
+            Some(n) if depth < 3 => read_sections(n, locales, depth + 1, diags),
+            Some(n) => {
+                diags.push(
+                    Diagnostic::new(Code::OutOfRange, format!("{what} nests sections too deeply"))
+                        .at(n.span)
+                        .label("fourth level")
+                        .expected("at most three levels of sections in a chapter"),
+                );
+                Vec::new()
+            }
+            None => Vec::new(),
+        };
+        m.finish(SECTION_KEYS, diags);
+        let Some(title) = title else { continue };
+        out.push(Section {
+            id,
+            kind,
+            title,
+            text,
+            steps,
+            columns,
+            rows,
+            see,
+            sections,
+            span: item.span,
+        });
+    }
+    out
+}
+
+pub fn read_quickref(root: &Node, locales: &[String], diags: &mut Vec<Diagnostic>) -> Option<QuickRef> {
+    let mut m = MapReader::new(root, "quickref.yaml", diags)?;
+    let mut q = QuickRef::default();
+    if let Some(n) = m.take("turn") {
+        q.turn = stext_list(n, "the turn sequence", locales, diags);
+    }
+    if let Some(n) = m.take("actions") {
+        for item in read_seq(n, "`actions`", diags).unwrap_or_default() {
+            let Some(mut a) = MapReader::new(item, "a quick-reference action", diags) else {
+                continue;
+            };
+            let name = req_stext(&mut a, "name", "an action", locales, diags);
+            let cost = opt_stext(&mut a, "cost", "an action", locales, diags);
+            let effect = opt_stext(&mut a, "effect", "an action", locales, diags);
+            let rule = a
+                .take("rule")
+                .and_then(|r| read_str(r, "a rule id", diags).map(str::to_owned));
+            a.finish(&["name", "cost", "effect", "rule"], diags);
+            if let Some(name) = name {
+                q.actions.push(Action {
+                    name,
+                    cost,
+                    effect,
+                    rule,
+                });
+            }
+        }
+    }
+    if let Some(n) = m.take("numbers") {
+        q.numbers = read_seq(n, "`numbers`", diags)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|n| read_str(n, "a fact id", diags).map(|s| (s.to_owned(), n.span)))
+            .collect();
+    }
+    if let Some(n) = m.take("victory") {
+        q.victory = stext_list(n, "the victory conditions", locales, diags);
+    }
+    if let Some(n) = m.take("notes") {
+        q.notes = stext_list(n, "the notes", locales, diags);
+    }
+    m.finish(&["turn", "actions", "numbers", "victory", "notes"], diags);
+    Some(q)
+}
+
+/// Checks across the reference: unique ids, `see` targets, quick-reference
+/// numbers, declared rule ids each stated by exactly one section.
+pub fn cross_check(r: &Reference, rule_ids: &[String], rule_ids_span: Option<Span>, diags: &mut Vec<Diagnostic>) {
+    let mut seen: std::collections::HashMap<&str, Span> = std::collections::HashMap::new();
+    for ch in &r.chapters {
+        if let Some(first) = seen.insert(&ch.id, ch.span) {
+            diags.push(duplicate(&ch.id, ch.span, first));
+        }
+    }
+    for (_, s) in r.sections() {
+        if let Some(first) = seen.insert(&s.id, s.span) {
+            diags.push(duplicate(&s.id, s.span, first));
+        }
+    }
+    let ids: Vec<&str> = seen.keys().copied().collect();
+    for (_, s) in r.sections() {
+        for (target, span) in &s.see {
+            if !seen.contains_key(target.as_str()) {
+                diags.push(
+                    Diagnostic::new(
+                        Code::UnknownReference,
+                        format!("section `{}` refers to `{target}`, which is not a section", s.id),
+                    )
+                    .at(*span)
+                    .label("no such section")
+                    .expected("the id of a chapter or section of the rules")
+                    .suggest(target, ids.iter().copied()),
+                );
+            }
+        }
+    }
+    let mut term_ids = std::collections::HashMap::new();
+    for t in &r.glossary {
+        if let Some(first) = term_ids.insert(t.id.as_str(), t.span) {
+            diags.push(duplicate(&t.id, t.span, first));
+        }
+    }
+    let mut fact_ids = std::collections::HashMap::new();
+    for f in &r.facts {
+        if let Some(first) = fact_ids.insert(f.id.as_str(), f.span) {
+            diags.push(duplicate(&f.id, f.span, first));
+        }
+    }
+    if let Some(q) = &r.quickref {
+        let facts: Vec<&str> = fact_ids.keys().copied().collect();
+        for (id, span) in &q.numbers {
+            if !fact_ids.contains_key(id.as_str()) {
+                diags.push(
+                    Diagnostic::new(
+                        Code::UnknownReference,
+                        format!("the quick reference lists `{id}`, which is not a fact"),
+                    )
+                    .at(*span)
+                    .label("no such fact")
+                    .expected("the id of a fact in facts.yaml")
+                    .suggest(id, facts.iter().copied()),
+                );
+            }
+        }
+    }
+    for rule in rule_ids {
+        if !seen.contains_key(rule.as_str()) {
+            let mut d = Diagnostic::new(
+                Code::RuleNotCovered,
+                format!("rule `{rule}` has no section in the rules reference"),
+            )
+            .label("declared here")
+            .expected(format!(
+                "a section with `id: {rule}` in data/<game>/rules/ stating the rule"
+            ));
+            if let Some(span) = rule_ids_span {
+                d = d.at(span);
+            }
+            diags.push(d);
+        }
+    }
+}
+
+fn duplicate(id: &str, span: Span, first: Span) -> Diagnostic {
+    Diagnostic::new(Code::DuplicateId, format!("`{id}` is used twice as an id in the rules"))
+        .at(span)
+        .label("second use")
+        .related(first, "first use")
+        .expected("unique ids across glossary, facts, chapters and sections of each kind")
+}
