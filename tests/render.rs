@@ -671,3 +671,55 @@ fn the_world_refuses_files_outside_the_project_and_packages() {
     let package = run("#import \"@preview/cetz:0.3.0\": *").unwrap_err();
     assert!(package.contains("packages are not available"), "{package}");
 }
+
+#[test]
+fn rules_and_quick_reference_render_in_both_locales_without_untranslated_titles() {
+    let opts = KitOptions {
+        papers: vec![impose::A4],
+        locales: None,
+        ..KitOptions::default()
+    };
+    let shipped = games("data");
+    let built = build("data", &opts);
+    for game in &shipped {
+        for locale in ["es", "en"] {
+            let find_part = |part: Part| {
+                built
+                    .iter()
+                    .find(|b| b.plan.game == game.id && b.plan.locale == locale && b.plan.part == part)
+                    .unwrap_or_else(|| panic!("{} {locale}: no {part:?}", game.id))
+            };
+            let quick = Document::load_mem(&find_part(Part::Quickref).pdf).unwrap();
+            assert!(
+                (1..=2).contains(&quick.get_pages().len()),
+                "{} quick reference: {} pages",
+                game.id,
+                quick.get_pages().len()
+            );
+            let rules = Document::load_mem(&find_part(Part::Rules).pdf).unwrap();
+            let pages: Vec<u32> = rules.get_pages().keys().copied().collect();
+            let text = rules
+                .extract_text(&pages)
+                .unwrap()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            // Every numbered rule is in the reference, so a checker message can be looked up.
+            for id in &game.rule_ids {
+                assert!(text.contains(id.as_str()), "{} {locale}: rule {id} not shown", game.id);
+            }
+            if locale == "en" {
+                for (_, s) in game.reference.sections() {
+                    let (es, en) = (s.title.text.get("es"), s.title.text.get("en"));
+                    if es != en && es.split_whitespace().count() >= 2 && !es.contains("{{") {
+                        assert!(
+                            !text.contains(es),
+                            "{}: Spanish title `{es}` in the English rules",
+                            game.id
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

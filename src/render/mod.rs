@@ -2,6 +2,7 @@
 //! `templates/` → PDF. No I/O here except through the typst World, which
 //! reads templates and fonts from the project root.
 
+pub mod book;
 pub mod impose;
 pub mod world;
 
@@ -70,6 +71,10 @@ pub enum Part {
     /// Every design once, at trim size with bleed: laid out once per locale,
     /// placed by the sheet documents, and written for print shops.
     Pieces,
+    /// The full rules reference.
+    Rules,
+    /// The 1–2 page quick reference.
+    Quickref,
 }
 
 impl Part {
@@ -81,6 +86,8 @@ impl Part {
             Part::Sheets => "sheets",
             Part::Boards => "boards",
             Part::Pieces => "pieces",
+            Part::Rules => "rules",
+            Part::Quickref => "quickref",
         }
     }
 
@@ -407,6 +414,22 @@ pub fn plan_game(game: &Game, locale: &str, paper: Paper, opts: &KitOptions, pie
             continue;
         }
         docs.push(doc(game, locale, paper, part, opts, pages));
+    }
+    if !game.reference.chapters.is_empty() {
+        let mut d = doc(game, locale, paper, Part::Rules, opts, Vec::new());
+        d.data["rules"] = book::rules_view(game, locale);
+        d.main = "#import \"/templates/shared/rules.typ\": render-rules\n#render-rules(json(\"/data.json\"))\n".into();
+        d.pages = 0;
+        docs.push(d);
+    }
+    if let Some(q) = book::quickref_view(game, locale) {
+        let mut d = doc(game, locale, paper, Part::Quickref, opts, Vec::new());
+        d.data["quickref"] = q;
+        d.main =
+            "#import \"/templates/shared/quickref.typ\": render-quickref\n#render-quickref(json(\"/data.json\"))\n"
+                .into();
+        d.pages = 0;
+        docs.push(d);
     }
     let summary: Vec<Value> = docs
         .iter()

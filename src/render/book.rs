@@ -1,0 +1,120 @@
+//! View models of the rules reference and the quick reference: every text
+//! rendered in one locale (terms, facts and component values filled in),
+//! ready for `templates/shared/rules.typ` and `quickref.typ`.
+
+use serde_json::{Value, json};
+
+use crate::model::Game;
+use crate::reference::{Cell, Section, SectionKind};
+use crate::text::TextEnv;
+
+fn text(env: &TextEnv, t: &crate::reference::SText) -> String {
+    let raw = t.text.get(&env.locale);
+    // `check` rendered every text already; fall back to the raw text regardless.
+    env.render(raw, None).unwrap_or_else(|_| raw.to_owned())
+}
+
+fn paragraphs(env: &TextEnv, t: &crate::reference::SText) -> Vec<String> {
+    text(env, t)
+        .split("\n\n")
+        .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+fn section_view(env: &TextEnv, s: &Section, titles: &std::collections::HashMap<String, String>) -> Value {
+    json!({
+        "id": s.id,
+        "rule": crate::reference::is_rule_id(&s.id),
+        "kind": match s.kind {
+            SectionKind::Section => "section",
+            SectionKind::Step => "step",
+            SectionKind::Example => "example",
+            SectionKind::Table => "table",
+        },
+        "title": text(env, &s.title),
+        "paragraphs": s.text.as_ref().map(|t| paragraphs(env, t)).unwrap_or_default(),
+        "steps": s.steps.iter().map(|t| text(env, t)).collect::<Vec<_>>(),
+        "columns": s.columns.iter().map(|t| text(env, t)).collect::<Vec<_>>(),
+        "rows": s.rows.iter().map(|row| row.iter().map(|c| match c {
+            Cell::Text(t) => text(env, t),
+            Cell::Plain(p) => env.render(p, None).unwrap_or_else(|_| p.clone()),
+        }).collect::<Vec<_>>()).collect::<Vec<_>>(),
+        "see": s.see.iter().map(|(id, _)| json!({"id": id, "title": titles.get(id)})).collect::<Vec<_>>(),
+        "sections": s.sections.iter().map(|sub| section_view(env, sub, titles)).collect::<Vec<_>>(),
+    })
+}
+
+/// The rules reference of a game in one locale.
+pub fn rules_view(game: &Game, locale: &str) -> Value {
+    let r = &game.reference;
+    let env = TextEnv::new(&r.glossary, &r.facts, &game.components, locale);
+    let mut titles = std::collections::HashMap::new();
+    for ch in &r.chapters {
+        titles.insert(ch.id.clone(), text(&env, &ch.title));
+    }
+    for (_, s) in r.sections() {
+        titles.insert(s.id.clone(), text(&env, &s.title));
+    }
+    let chapters: Vec<Value> = r
+        .chapters
+        .iter()
+        .map(|ch| {
+            json!({
+                "id": ch.id,
+                "title": text(&env, &ch.title),
+                "paragraphs": ch.text.as_ref().map(|t| paragraphs(&env, t)).unwrap_or_default(),
+                "sections": ch.sections.iter().map(|s| section_view(&env, s, &titles)).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let mut glossary: Vec<Value> = r
+        .glossary
+        .iter()
+        .map(|t| {
+            json!({
+                "id": t.id,
+                "term": t.forms.get(locale),
+                "others": t.forms.0.iter().filter(|(l, _)| l.as_str() != locale).map(|(l, f)| json!({"locale": l, "term": f})).collect::<Vec<_>>(),
+                "note": t.note.as_ref().map(|n| text(&env, n)),
+            })
+        })
+        .collect();
+    glossary.sort_by_key(|g| g["term"].as_str().unwrap_or_default().to_lowercase());
+    json!({
+        "chapters": chapters,
+        "glossary": glossary,
+        "rule_ids": game.rule_ids,
+    })
+}
+
+/// The quick reference of a game in one locale.
+pub fn quickref_view(game: &Game, locale: &str) -> Option<Value> {
+    let r = &game.reference;
+    let q = r.quickref.as_ref()?;
+    let env = TextEnv::new(&r.glossary, &r.facts, &game.components, locale);
+    let numbers: Vec<Value> = q
+        .numbers
+        .iter()
+        .filter_map(|(id, _)| r.facts.iter().find(|f| &f.id == id))
+        .map(|f| {
+            let value = match &f.value {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            json!({"label": text(&env, &f.label), "value": value, "rule": f.rule})
+        })
+        .collect();
+    Some(json!({
+        "turn": q.turn.iter().map(|t| text(&env, t)).collect::<Vec<_>>(),
+        "actions": q.actions.iter().map(|a| json!({
+            "name": text(&env, &a.name),
+            "cost": a.cost.as_ref().map(|t| text(&env, t)),
+            "effect": a.effect.as_ref().map(|t| text(&env, t)),
+            "rule": a.rule,
+        })).collect::<Vec<_>>(),
+        "numbers": numbers,
+        "victory": q.victory.iter().map(|t| text(&env, t)).collect::<Vec<_>>(),
+        "notes": q.notes.iter().map(|t| text(&env, t)).collect::<Vec<_>>(),
+    }))
+}
