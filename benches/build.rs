@@ -3,7 +3,6 @@
 //! compile, PDF) and as typst alone (compile + PDF of the same documents).
 //! Results are recorded in docs/benchmarks.md.
 
-use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
@@ -13,35 +12,13 @@ use pnpkit::cmd::build::{build_all, template_for};
 use pnpkit::model::Game;
 use pnpkit::pack::yaml::Limits;
 use pnpkit::render::world::Shared;
+#[path = "support/mod.rs"]
+mod support;
+
 use pnpkit::render::{DocPlan, KitOptions, chunk_path, compile, pdf, plan_game, plan_pieces};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// A pack like the minimal example with `n` cards.
-fn generate(dir: &Path, n: usize) {
-    let pack = dir.join("bench");
-    std::fs::create_dir_all(pack.join("components")).unwrap();
-    let demo = root().join("tests/fixtures/minimal/demo");
-    let game = std::fs::read_to_string(demo.join("game.yaml"))
-        .unwrap()
-        .replace("id: demo", "id: bench")
-        .replace("count: 4", &format!("count: {n}"));
-    std::fs::write(pack.join("game.yaml"), game).unwrap();
-    std::fs::copy(demo.join("components/house.yaml"), pack.join("components/house.yaml")).unwrap();
-    let mut s = String::new();
-    for i in 0..n {
-        let house = if i % 2 == 0 { "sun" } else { "moon" };
-        writeln!(
-            s,
-            "- id: card-{i}\n  name: {{es: \"Carta {i}\", en: \"Card {i}\"}}\n  house: {house}\n  power: {}\n  kind: attack\n  \
-             text: {{es: \"Si ganas, roba {{{{ power }}}} cartas.\", en: \"If you win, draw {{{{ power }}}} cards.\"}}",
-            i % 10
-        )
-        .unwrap();
-    }
-    std::fs::write(pack.join("components/card.yaml"), s).unwrap();
 }
 
 fn games(data: &Path) -> Vec<Game> {
@@ -104,7 +81,7 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("build");
     group.sample_size(10);
     let dir = tempfile::tempdir().unwrap();
-    generate(dir.path(), 1000);
+    support::generate(dir.path(), 1000, 1);
     let pipeline = |data: &Path| {
         let games = games(data);
         let (built, problems) = build_all(&shared, &games, &opts, &Quiet);

@@ -94,19 +94,26 @@ pub struct CheckArgs {
     pub deny_warnings: bool,
 }
 
+/// Which games and locales a rendering command covers, and where it writes.
 #[derive(Debug, Args)]
-pub struct BuildArgs {
+pub struct Selection {
     /// Only these games; all when empty.
     #[arg(value_name = "GAME")]
     pub games: Vec<String>,
 
-    /// Where kits are written.
+    /// Where output is written.
     #[arg(long, value_name = "DIR", default_value = "output")]
     pub out: PathBuf,
 
-    /// Locales to build (default: every locale of each pack).
+    /// Locales (default: every locale of each pack).
     #[arg(long, value_delimiter = ',')]
     pub locale: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    #[command(flatten)]
+    pub select: Selection,
 
     /// Paper sizes.
     #[arg(long, value_enum, value_delimiter = ',', default_values_t = [PaperArg::A4, PaperArg::Letter])]
@@ -135,17 +142,9 @@ pub struct BuildArgs {
 
 #[derive(Debug, Args)]
 pub struct ExportArgs {
-    /// Only these games; all when empty.
-    #[arg(value_name = "GAME")]
-    pub games: Vec<String>,
-
-    /// Where exports are written (under `<game>/export/`).
-    #[arg(long, value_name = "DIR", default_value = "output")]
-    pub out: PathBuf,
-
-    /// Locales to export (default: every locale of each pack).
-    #[arg(long, value_delimiter = ',')]
-    pub locale: Vec<String>,
+    /// Games, locales and output folder (exports go under `<out>/<game>/export/`).
+    #[command(flatten)]
+    pub select: Selection,
 
     /// Image size: MakePlayingCards (822×1122 px for poker), The Game Crafter (825×1125), or exact 300 dpi.
     #[arg(long, value_enum, default_value_t = StyleArg::Mpc)]

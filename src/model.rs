@@ -227,6 +227,18 @@ impl FieldValue {
         }
     }
 
+    /// The value as JSON with every text in `locale` (templates left as written).
+    pub fn localized(&self, locale: &str) -> serde_json::Value {
+        match self {
+            FieldValue::Text(t) => serde_json::Value::String(t.get(locale).to_owned()),
+            FieldValue::List(items) => serde_json::Value::Array(items.iter().map(|i| i.localized(locale)).collect()),
+            FieldValue::Record(r) => {
+                serde_json::Value::Object(r.iter().map(|(k, v)| (k.clone(), v.localized(locale))).collect())
+            }
+            other => serde_json::to_value(other).unwrap_or(serde_json::Value::Null),
+        }
+    }
+
     /// The value as a filter key: scalars as their text form.
     pub fn key(&self) -> Option<String> {
         match self {
@@ -280,6 +292,22 @@ impl Component {
             "copies" => Some(self.copies.to_string()),
             _ => self.field(field).and_then(FieldValue::key),
         }
+    }
+
+    /// The component's values in `locale`: its fields, `id`, `name` and `copies`.
+    pub fn values(&self, locale: &str) -> serde_json::Map<String, serde_json::Value> {
+        let mut m: serde_json::Map<String, serde_json::Value> = self
+            .fields
+            .iter()
+            .map(|(k, v)| (k.clone(), v.localized(locale)))
+            .collect();
+        m.insert("id".into(), serde_json::Value::String(self.id.clone()));
+        m.insert(
+            "name".into(),
+            serde_json::Value::String(self.name.get(locale).to_owned()),
+        );
+        m.insert("copies".into(), serde_json::Value::from(self.copies));
+        m
     }
 
     /// The span of a field's value, or of the component.

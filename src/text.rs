@@ -19,24 +19,7 @@ pub fn is_template(s: &str) -> bool {
 /// The values a component's texts can quote: its fields (texts in `locale`),
 /// `id`, `name`, `copies`.
 pub fn context(c: &Component, locale: &str) -> Context {
-    let mut map = Map::new();
-    for (k, v) in &c.fields {
-        map.insert(k.clone(), plain(v, locale));
-    }
-    map.insert("id".into(), Value::String(c.id.clone()));
-    map.insert("name".into(), Value::String(c.name.get(locale).to_owned()));
-    map.insert("copies".into(), Value::from(c.copies));
-    Context::from_serialize(&Value::Object(map)).unwrap_or_default()
-}
-
-/// A value with texts resolved to `locale`, templates left as written.
-fn plain(v: &FieldValue, locale: &str) -> Value {
-    match v {
-        FieldValue::Text(t) => Value::String(t.get(locale).to_owned()),
-        FieldValue::List(items) => Value::Array(items.iter().map(|i| plain(i, locale)).collect()),
-        FieldValue::Record(r) => Value::Object(r.iter().map(|(k, v)| (k.clone(), plain(v, locale))).collect()),
-        other => serde_json::to_value(other).unwrap_or(Value::Null),
-    }
+    Context::from_serialize(&Value::Object(c.values(locale))).unwrap_or_default()
 }
 
 /// Renders one text; plain texts come back unchanged.
@@ -159,16 +142,7 @@ impl TextEnv {
                 .map(|(kind, list)| {
                     let by_id: Map<String, Value> = list
                         .iter()
-                        .map(|c| {
-                            let mut m = Map::new();
-                            for (k, v) in &c.fields {
-                                m.insert(k.clone(), plain(v, locale));
-                            }
-                            m.insert("id".into(), Value::String(c.id.clone()));
-                            m.insert("name".into(), Value::String(c.name.get(locale).to_owned()));
-                            m.insert("copies".into(), Value::from(c.copies));
-                            (c.id.clone(), Value::Object(m))
-                        })
+                        .map(|c| (c.id.clone(), Value::Object(c.values(locale))))
                         .collect();
                     (kind.clone(), Value::Object(by_id))
                 })

@@ -31,7 +31,7 @@ pub fn options(args: &BuildArgs) -> KitOptions {
                 PaperArg::Letter => impose::LETTER,
             })
             .collect(),
-        locales: (!args.locale.is_empty()).then(|| args.locale.clone()),
+        locales: (!args.select.locale.is_empty()).then(|| args.select.locale.clone()),
         duplex: match args.duplex {
             DuplexArg::Long => Duplex::Long,
             DuplexArg::Short => Duplex::Short,
@@ -212,7 +212,7 @@ fn clone_sources(s: &SourceMap) -> SourceMap {
 pub fn run(cli: &Cli, args: &BuildArgs, progress: &dyn super::Progress) -> Result<Outcome, Fatal> {
     let start = Instant::now();
     let color = use_color(cli.color);
-    let report = check(&cli.data, &args.games, &Limits::default())?;
+    let report = check(&cli.data, &args.select.games, &Limits::default())?;
     if report.has_errors() {
         let mut stdout = match cli.format {
             Format::Human => human(&report, color, None),
@@ -268,7 +268,7 @@ pub fn run(cli: &Cli, args: &BuildArgs, progress: &dyn super::Progress) -> Resul
     }
     let mut pages = 0;
     for b in &built {
-        let path = args.out.join(&b.plan.out);
+        let path = args.select.out.join(&b.plan.out);
         write_atomic(&path, &b.pdf).map_err(|source| Fatal::Write { path, source })?;
         pages += b.pages;
     }
@@ -287,7 +287,7 @@ pub fn run(cli: &Cli, args: &BuildArgs, progress: &dyn super::Progress) -> Resul
                     pages,
                     report.games.len(),
                     if report.games.len() == 1 { "" } else { "s" },
-                    args.out.display(),
+                    args.select.out.display(),
                     warnings.len(),
                     if warnings.len() == 1 { "" } else { "s" },
                 )
@@ -297,7 +297,7 @@ pub fn run(cli: &Cli, args: &BuildArgs, progress: &dyn super::Progress) -> Resul
                 .iter()
                 .map(|b| {
                     serde_json::json!({
-                        "file": args.out.join(&b.plan.out),
+                        "file": args.select.out.join(&b.plan.out),
                         "pages": b.pages,
                         "compile_seconds": b.compile_seconds,
                         "pdf_seconds": b.pdf_seconds,

@@ -23,7 +23,7 @@ use crate::render::{KitOptions, compile, has_backs, plan_pieces};
 pub fn run(cli: &Cli, args: &ExportArgs, progress: &dyn super::Progress) -> Result<Outcome, Fatal> {
     let start = Instant::now();
     let color = use_color(cli.color);
-    let report = check(&cli.data, &args.games, &Limits::default())?;
+    let report = check(&cli.data, &args.select.games, &Limits::default())?;
     if report.has_errors() {
         let mut stdout = human(&report, color, None);
         stdout.push_str("export refused: the data has errors\n");
@@ -51,7 +51,7 @@ pub fn run(cli: &Cli, args: &ExportArgs, progress: &dyn super::Progress) -> Resu
         .flat_map(|g| {
             g.locales
                 .iter()
-                .filter(|l| args.locale.is_empty() || args.locale.contains(l))
+                .filter(|l| args.select.locale.is_empty() || args.select.locale.contains(l))
                 .map(move |l| (g, l.clone()))
         })
         .collect();
@@ -69,7 +69,7 @@ pub fn run(cli: &Cli, args: &ExportArgs, progress: &dyn super::Progress) -> Resu
         if docs.len() < pieces.chunks.len() {
             continue;
         }
-        let dir = args.out.join(&game.id).join("export").join(&locale);
+        let dir = args.select.out.join(&game.id).join("export").join(&locale);
         for kind in game.kinds.values().filter(|k| k.shape == Shape::Card) {
             let Some(size) = kind.size.as_ref().and_then(|s| game.sizes.get(s)) else {
                 continue;
@@ -160,7 +160,7 @@ pub fn run(cli: &Cli, args: &ExportArgs, progress: &dyn super::Progress) -> Resu
         Format::Human => format!(
             "exported {pngs} images and {} deck files into {} in {:.2} s\n",
             files.len() - pngs,
-            args.out.display(),
+            args.select.out.display(),
             start.elapsed().as_secs_f64()
         ),
         Format::Json => {

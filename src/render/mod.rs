@@ -16,7 +16,7 @@ use typst::foundations::Smart;
 use typst_layout::PagedDocument;
 
 use crate::diag::{Code, Diagnostic, SourceMap};
-use crate::model::{Component, FieldValue, Game, Kind, Shape};
+use crate::model::{Component, Game, Kind, Shape};
 use crate::pack::yaml::span_of_offset;
 use impose::{
     Duplex, Grid, Line, Paper, Rect, Settings, Slot, choose_grid, fold_mirror, gutterfold_areas, mirror, mirror_line,
@@ -152,18 +152,8 @@ pub fn has_backs(kind: &Kind) -> bool {
     kind.shape == Shape::Card
 }
 
-/// The text of a value in one locale: texts become strings, the rest stays.
-fn resolve(v: &FieldValue, locale: &str) -> Value {
-    match v {
-        FieldValue::Text(t) => Value::String(t.get(locale).to_owned()),
-        FieldValue::List(items) => Value::Array(items.iter().map(|i| resolve(i, locale)).collect()),
-        FieldValue::Record(r) => Value::Object(r.iter().map(|(k, v)| (k.clone(), resolve(v, locale))).collect()),
-        other => serde_json::to_value(other).unwrap_or(Value::Null),
-    }
-}
-
 fn component_view(c: &Component, locale: &str, env: &crate::text::TextEnv) -> Value {
-    let mut fields: Map<String, Value> = c.fields.iter().map(|(k, v)| (k.clone(), resolve(v, locale))).collect();
+    let mut fields: Map<String, Value> = c.fields.iter().map(|(k, v)| (k.clone(), v.localized(locale))).collect();
     // Texts that quote values are rendered here, once per locale, before layout.
     for v in fields.values_mut() {
         render_texts(v, env, c);
