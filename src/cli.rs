@@ -81,6 +81,16 @@ pub enum Command {
                             output/<game>/export/<locale>/tts/<kind>-faces-<n>.png, -backs-<n>.png, <kind>.json"
     )]
     Export(ExportArgs),
+
+    /// Translation status of every text, gettext PO export, and recording reviewed translations.
+    #[command(
+        after_help = "Examples:\n  pnpkit i18n status                  translated, stale and missing texts per game and locale\n  \
+                            pnpkit i18n export --locale en      output/<game>/i18n/en.po for translators (Poedit, Weblate)\n  \
+                            pnpkit i18n accept --locale en      record that the current translations match their sources\n\n\
+                            A translation is stale when its source text changed after `accept` recorded it;\n\
+                            `export` marks stale entries fuzzy. Exit 1 when a text is missing or stale."
+    )]
+    I18n(I18nArgs),
 }
 
 #[derive(Debug, Args)]
@@ -153,6 +163,35 @@ pub struct ExportArgs {
     /// Prefix for image addresses in the Tabletop Simulator JSON (a URL or a folder).
     #[arg(long, default_value = "")]
     pub url_prefix: String,
+}
+
+#[derive(Debug, Args)]
+pub struct I18nArgs {
+    /// status, export or accept.
+    #[arg(value_enum)]
+    pub action: I18nAction,
+
+    /// Only these games; all when empty.
+    #[arg(value_name = "GAME")]
+    pub games: Vec<String>,
+
+    /// Target locales (default: every locale but the source one).
+    #[arg(long, value_delimiter = ',')]
+    pub locale: Vec<String>,
+
+    /// Where `export` writes `<game>/i18n/<locale>.po`.
+    #[arg(long, value_name = "DIR", default_value = "output")]
+    pub out: PathBuf,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum I18nAction {
+    /// Count current, unrecorded, stale and missing translations.
+    Status,
+    /// Write gettext PO files.
+    Export,
+    /// Record the source of every present translation as reviewed.
+    Accept,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

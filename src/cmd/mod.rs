@@ -5,6 +5,7 @@
 pub mod build;
 pub mod check;
 pub mod export;
+pub mod i18n;
 pub mod schema;
 
 use std::io::IsTerminal;
@@ -85,5 +86,6 @@ pub fn run(cli: &Cli, progress: &dyn Progress) -> Result<Outcome, Fatal> {
         Command::Schema(args) => schema::run(cli, args),
         Command::Build(args) => build::run(cli, args, progress),
         Command::Export(args) => export::run(cli, args, progress),
+        Command::I18n(args) => i18n::run(cli, args),
     }
 }

@@ -1,0 +1,186 @@
+//! `pnpkit i18n`: translation status, PO export, and recording which source
+//! each translation was made from (`accept`).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::check::human;
+use super::{Fatal, Outcome, Status, use_color};
+use crate::check::check;
+use crate::cli::{Cli, Format, I18nAction, I18nArgs};
+use crate::fsx::write_atomic;
+use crate::i18n::{Entry, State, inventory, parse_lock, state, to_po, write_lock};
+use crate::model::Game;
+use crate::pack::yaml::Limits;
+use crate::pack::{self, LoadError, ReadFile};
+
+/// Every YAML file of a pack that can hold texts, relative paths, sorted.
+fn text_files(dir: &Path) -> Result<Vec<PathBuf>, LoadError> {
+    fn walk(dir: &Path, base: &Path, out: &mut Vec<PathBuf>) -> Result<(), LoadError> {
+        let entries = std::fs::read_dir(dir).map_err(|source| LoadError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        for e in entries.flatten() {
+            let p = e.path();
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') || name == "schemas" || name == "i18n" {
+                continue;
+            }
+            if p.is_dir() {
+                walk(&p, base, out)?;
+            } else if matches!(p.extension().and_then(|x| x.to_str()), Some("yaml" | "yml")) {
+                out.push(p.strip_prefix(base).unwrap_or(&p).to_path_buf());
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out)?;
+    out.sort();
+    Ok(out)
+}
+
+/// The texts of a game, in file order.
+pub fn game_entries(game: &Game, limits: &Limits) -> Result<Vec<Entry>, LoadError> {
+    let mut out = Vec::new();
+    for rel in text_files(&game.dir)? {
+        let path = game.dir.join(&rel);
+        let ReadFile::Text(text) = pack::read_file(&path, limits)? else {
+            continue;
+        };
+        // `check` passed, so every file parses.
+        let Ok(root) = pack::parse_yaml(&text, crate::diag::FileId(0), limits) else {
+            continue;
+        };
+        out.extend(inventory(&root, &rel.to_string_lossy(), &game.locales));
+    }
+    Ok(out)
+}
+
+fn lock_path(game: &Game, locale: &str) -> PathBuf {
+    game.dir.join("i18n").join(format!("{locale}.lock"))
+}
+
+fn read_lock(game: &Game, locale: &str) -> BTreeMap<String, String> {
+    std::fs::read_to_string(lock_path(game, locale))
+        .map(|s| parse_lock(&s))
+        .unwrap_or_default()
+}
+
+pub fn run(cli: &Cli, args: &I18nArgs) -> Result<Outcome, Fatal> {
+    let limits = Limits::default();
+    let report = check(&cli.data, &args.games, &limits)?;
+    if report.has_errors() {
+        let mut stdout = human(&report, use_color(cli.color), None);
+        stdout.push_str("i18n refused: the data has errors\n");
+        return Ok(Outcome {
+            stdout,
+            status: Status::Problems,
+        });
+    }
+    let wanted = |game: &Game| -> Vec<String> {
+        game.locales[1..]
+            .iter()
+            .filter(|l| args.locale.is_empty() || args.locale.contains(l))
+            .cloned()
+            .collect()
+    };
+    let mut stdout = String::new();
+    let mut problems = false;
+    let mut rows = Vec::new();
+    for game in &report.games {
+        let entries = game_entries(game, &limits)?;
+        for locale in wanted(game) {
+            let lock = read_lock(game, &locale);
+            match args.action {
+                I18nAction::Status => {
+                    let mut counts: BTreeMap<State, usize> = BTreeMap::new();
+                    for e in &entries {
+                        *counts.entry(state(e, &locale, &lock)).or_default() += 1;
+                    }
+                    let get = |s| counts.get(&s).copied().unwrap_or(0);
+                    problems |= get(State::Missing) + get(State::Stale) > 0;
+                    rows.push(serde_json::json!({
+                        "game": game.id, "locale": locale, "texts": entries.len(),
+                        "current": get(State::Current), "unrecorded": get(State::Unrecorded),
+                        "stale": get(State::Stale), "missing": get(State::Missing),
+                    }));
+                    if cli.format == Format::Human {
+                        for e in entries
+                            .iter()
+                            .filter(|e| matches!(state(e, &locale, &lock), State::Missing | State::Stale))
+                        {
+                            let what = if state(e, &locale, &lock) == State::Missing {
+                                "missing"
+                            } else {
+                                "stale"
+                            };
+                            stdout.push_str(&format!(
+                                "{what} {locale}: {}/{}:{} ({})\n",
+                                game.id, e.file, e.line, e.id
+                            ));
+                        }
+                    }
+                }
+                I18nAction::Export => {
+                    let po = to_po(&game.id, &game.locales[0], &locale, &entries, &lock);
+                    let path = args.out.join(&game.id).join("i18n").join(format!("{locale}.po"));
+                    write_atomic(&path, po.as_bytes()).map_err(|source| Fatal::Write {
+                        path: path.clone(),
+                        source,
+                    })?;
+                    stdout.push_str(&format!("wrote {} ({} texts)\n", path.display(), entries.len()));
+                }
+                I18nAction::Accept => {
+                    let lock: BTreeMap<String, String> = entries
+                        .iter()
+                        .filter(|e| state(e, &locale, &BTreeMap::new()) != State::Missing)
+                        .map(|e| (e.id.clone(), crate::i18n::hash(&e.source)))
+                        .collect();
+                    let path = lock_path(game, &locale);
+                    write_atomic(&path, write_lock(&locale, &lock).as_bytes()).map_err(|source| Fatal::Write {
+                        path: path.clone(),
+                        source,
+                    })?;
+                    stdout.push_str(&format!(
+                        "recorded {} translations of {} in {}\n",
+                        lock.len(),
+                        game.id,
+                        path.display()
+                    ));
+                }
+            }
+        }
+    }
+    if args.action == I18nAction::Status {
+        match cli.format {
+            Format::Json => {
+                stdout = serde_json::to_string_pretty(&serde_json::json!({ "status": rows })).unwrap_or_default();
+                stdout.push('\n');
+            }
+            Format::Human => {
+                stdout.push_str(&format!(
+                    "{:<10} {:<6} {:>6} {:>8} {:>10} {:>6} {:>8}\n",
+                    "game", "locale", "texts", "current", "unrecorded", "stale", "missing"
+                ));
+                for r in &rows {
+                    stdout.push_str(&format!(
+                        "{:<10} {:<6} {:>6} {:>8} {:>10} {:>6} {:>8}\n",
+                        r["game"].as_str().unwrap_or(""),
+                        r["locale"].as_str().unwrap_or(""),
+                        r["texts"].as_u64().unwrap_or(0),
+                        r["current"].as_u64().unwrap_or(0),
+                        r["unrecorded"].as_u64().unwrap_or(0),
+                        r["stale"].as_u64().unwrap_or(0),
+                        r["missing"].as_u64().unwrap_or(0)
+                    ));
+                }
+            }
+        }
+    }
+    Ok(Outcome {
+        stdout,
+        status: if problems { Status::Problems } else { Status::Clean },
+    })
+}
