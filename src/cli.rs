@@ -86,6 +86,7 @@ pub enum Command {
     #[command(
         after_help = "Examples:\n  pnpkit i18n status                  translated, stale and missing texts per game and locale\n  \
                             pnpkit i18n export --locale en      output/<game>/i18n/en.po for translators (Poedit, Weblate)\n  \
+                            pnpkit i18n import --locale en      read output/<game>/i18n/en.po back into the YAML\n  \
                             pnpkit i18n accept --locale en      record that the current translations match their sources\n\n\
                             A translation is stale when its source text changed after `accept` recorded it;\n\
                             `export` marks stale entries fuzzy. Exit 1 when a text is missing or stale."
@@ -179,7 +180,7 @@ pub struct I18nArgs {
     #[arg(long, value_delimiter = ',')]
     pub locale: Vec<String>,
 
-    /// Where `export` writes `<game>/i18n/<locale>.po`.
+    /// Where `export` writes and `import` reads `<game>/i18n/<locale>.po`.
     #[arg(long, value_name = "DIR", default_value = "output")]
     pub out: PathBuf,
 }
@@ -192,6 +193,8 @@ pub enum I18nAction {
     Export,
     /// Record the source of every present translation as reviewed.
     Accept,
+    /// Read translated PO files back into the pack's YAML (fuzzy entries are skipped).
+    Import,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -169,5 +169,106 @@ fn translation_status_reports_stale_and_missing_texts() {
 fn shipped_translations_are_complete_and_current() {
     let o = pnpkit(&["i18n", "status"]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
-    assert!(!stdout(&o).contains("stale") || stdout(&o).contains("stale  missing"));
+}
+
+#[test]
+fn po_round_trip_changes_only_what_translators_changed() {
+    let dir = minimal_copy();
+    let data = dir.path().to_str().unwrap();
+    let po_tmp = tempfile::tempdir().unwrap();
+    let po_dir = po_tmp.path().join("po");
+    let run = |args: &[&str]| {
+        let mut all = vec!["--data", data, "i18n"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["--locale", "en", "--out", po_dir.to_str().unwrap()]);
+        pnpkit(&all)
+    };
+    let cards = dir.path().join("demo/components/card.yaml");
+    std::fs::write(
+        &cards,
+        std::fs::read_to_string(&cards)
+            .unwrap()
+            .replace("{es: Escudo lunar, en: Moonshield}", "{es: Escudo lunar}"),
+    )
+    .unwrap();
+    let before: Vec<(std::path::PathBuf, Vec<u8>)> = walk(&dir.path().join("demo"));
+    assert_eq!(run(&["export"]).status.code(), Some(0));
+    // Unchanged PO: the YAML stays byte for byte as it was.
+    let o = run(&["import"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    for (path, bytes) in &before {
+        if !path.to_string_lossy().contains("/i18n/") {
+            assert_eq!(&std::fs::read(path).unwrap(), bytes, "{} changed", path.display());
+        }
+    }
+    // A translator fills the missing name and rewords another text.
+    let po_path = po_dir.join("demo/i18n/en.po");
+    let po = std::fs::read_to_string(&po_path)
+        .unwrap()
+        .replace(
+            "msgid \"Escudo lunar\"\nmsgstr \"\"",
+            "msgid \"Escudo lunar\"\nmsgstr \"Moon Shield\"",
+        )
+        .replace("msgstr \"Sunstrike\"", "msgstr \"Sun Strike\"");
+    std::fs::write(&po_path, po).unwrap();
+    let o = run(&["import"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("2 translations changed in 1 files"),
+        "{}",
+        stdout(&o)
+    );
+    let text = std::fs::read_to_string(&cards).unwrap();
+    assert!(text.contains("{es: Golpe solar, en: \"Sun Strike\"}"), "{text}");
+    assert!(text.contains("{es: Escudo lunar, en: \"Moon Shield\"}"), "{text}");
+    // The pack is still clean and every translation is current.
+    assert_eq!(
+        pnpkit(&["--data", data, "check", "--deny-warnings"]).status.code(),
+        Some(0)
+    );
+    let o = pnpkit(&["--data", data, "i18n", "status", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["status"][0]["missing"], 0);
+    assert_eq!(v["status"][0]["stale"], 0);
+}
+
+fn walk(dir: &std::path::Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push((p.clone(), std::fs::read(&p).unwrap()));
+        }
+    }
+    out
+}
+
+#[test]
+fn shipped_data_survives_a_po_round_trip_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    Command::new("cp")
+        .arg("-r")
+        .arg(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data"))
+        .arg(dir.path())
+        .status()
+        .unwrap();
+    let data = dir.path().join("data");
+    let before = walk(&data);
+    let po = dir.path().join("po");
+    for action in ["export", "import"] {
+        let o = pnpkit(&[
+            "--data",
+            data.to_str().unwrap(),
+            "i18n",
+            action,
+            "--out",
+            po.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    }
+    for (path, bytes) in &before {
+        assert_eq!(&std::fs::read(path).unwrap(), bytes, "{} changed", path.display());
+    }
 }
