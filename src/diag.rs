@@ -71,6 +71,7 @@ codes! {
     TemplateWarning = "W020", "template-warning", Warning, "typst warned while laying out a kit (reported by `build`).";
     TextTemplate = "E021", "text-template", Error, "A text that quotes values (`{{ damage }}`) fails to render in some locale: unknown value or bad syntax.";
     RuleNotCovered = "E022", "rule-not-covered", Error, "A rule id the pack declares (`rule_ids` in game.yaml) has no section in the rules reference.";
+    GlossaryTerm = "W023", "glossary-term", Warning, "A translation does not use the glossary's word for a term its source text uses.";
 }
 
 /// Identifies a file in a [`SourceMap`].

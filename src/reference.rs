@@ -25,6 +25,9 @@ pub struct Term {
     pub forms: Text,
     pub plural: Option<Text>,
     pub note: Option<SText>,
+    /// Whether translations are checked for this term (`check: false` for
+    /// everyday words that also appear in other senses).
+    pub check: bool,
     #[serde(skip)]
     pub span: Span,
 }
@@ -286,7 +289,11 @@ pub fn read_glossary(root: &Node, locales: &[String], diags: &mut Vec<Diagnostic
             .take("plural")
             .and_then(|n| read_text(n, &format!("the plural of {what}"), locales, diags));
         let note = opt_stext(&mut m, "note", &what, locales, diags);
-        let mut known: Vec<&str> = vec!["id", "plural", "note"];
+        let check = m
+            .take("check")
+            .and_then(|n| crate::pack::reader::read_bool(n, &format!("`check` of {what}"), diags))
+            .unwrap_or(true);
+        let mut known: Vec<&str> = vec!["id", "plural", "note", "check"];
         known.extend(locales.iter().map(String::as_str));
         m.finish(&known, diags);
         out.push(Term {
@@ -294,6 +301,7 @@ pub fn read_glossary(root: &Node, locales: &[String], diags: &mut Vec<Diagnostic
             forms: Text(forms),
             plural,
             note,
+            check,
             span: item.span,
         });
     }
@@ -614,6 +622,76 @@ pub fn cross_check(r: &Reference, rule_ids: &[String], rule_ids_span: Option<Spa
             diags.push(d);
         }
     }
+}
+
+/// Whether `word` occurs in `text` as a whole word, ignoring case.
+fn has_word(text: &str, word: &str) -> bool {
+    if word.is_empty() {
+        return false;
+    }
+    let (text, word) = (text.to_lowercase(), word.to_lowercase());
+    let mut from = 0;
+    while let Some(i) = text[from..].find(&word) {
+        let start = from + i;
+        let end = start + word.len();
+        let before = text[..start].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
+        let after = text[end..].chars().next().is_none_or(|c| !c.is_alphanumeric());
+        if before && after {
+            return true;
+        }
+        from = start + word.chars().next().map_or(1, char::len_utf8);
+    }
+    false
+}
+
+/// The text without its template parts (`{{ … }}`, `{% … %}`), which are the
+/// same in every locale.
+fn literal(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(['{']) {
+        let tail = &rest[i..];
+        let close = if tail.starts_with("{{") {
+            "}}"
+        } else if tail.starts_with("{%") {
+            "%}"
+        } else {
+            out.push_str(&rest[..=i]);
+            rest = &rest[i + 1..];
+            continue;
+        };
+        out.push_str(&rest[..i]);
+        match tail.find(close) {
+            Some(j) => rest = &tail[j + 2..],
+            None => {
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Glossary consistency: when a source text uses a term, each translation
+/// should use the glossary's word for it. Returns the terms a translation misses.
+pub fn missing_terms<'a>(glossary: &'a [Term], source: &str, translation: &str, src: &str, dst: &str) -> Vec<&'a Term> {
+    let (source, translation) = (literal(source), literal(translation));
+    glossary
+        .iter()
+        .filter(|t| t.check)
+        .filter(|t| {
+            let forms = |l: &str| {
+                let mut v = vec![t.forms.0.get(l).cloned().unwrap_or_default()];
+                if let Some(p) = &t.plural
+                    && let Some(x) = p.0.get(l)
+                {
+                    v.push(x.clone());
+                }
+                v
+            };
+            forms(src).iter().any(|w| has_word(&source, w)) && !forms(dst).iter().any(|w| has_word(&translation, w))
+        })
+        .collect()
 }
 
 fn duplicate(id: &str, span: Span, first: Span) -> Diagnostic {

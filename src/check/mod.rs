@@ -182,6 +182,7 @@ fn check_pack(dir: &Path, limits: &Limits, report: &mut Report) -> Result<(), Lo
     // failures would only repeat that problem.
     let complete = incomplete.is_empty() && !diags.iter().any(|d| d.code == Code::UnknownKind);
     check_text_templates(&decl, &components, &reference, complete, &mut diags);
+    check_glossary_use(&decl, &components, &reference, &mut diags);
     report.diagnostics.extend(diags);
     report.games.push(Game {
         id: decl.id,
@@ -266,6 +267,67 @@ fn check_text_templates(
                 );
             }
         }
+    }
+}
+
+/// Warns where a translation does not use the glossary's word for a term
+/// its source uses.
+fn check_glossary_use(
+    decl: &Decl,
+    components: &IndexMap<String, Vec<Component>>,
+    reference: &crate::reference::Reference,
+    diags: &mut Vec<Diagnostic>,
+) {
+    if reference.glossary.is_empty() || decl.locales.len() < 2 {
+        return;
+    }
+    let src = &decl.locales[0];
+    let mut check = |what: &str, text: &crate::model::Text, span: Span| {
+        let Some(source) = text.0.get(src) else { return };
+        for dst in &decl.locales[1..] {
+            let Some(translation) = text.0.get(dst) else { continue };
+            for term in crate::reference::missing_terms(&reference.glossary, source, translation, src, dst) {
+                diags.push(
+                    Diagnostic::new(
+                        Code::GlossaryTerm,
+                        format!(
+                            "the `{dst}` text of {what} does not say `{}` for `{}`",
+                            term.forms.get(dst),
+                            term.forms.get(src)
+                        ),
+                    )
+                    .at(span)
+                    .label(format!("`{src}` uses the term `{}`", term.id))
+                    .expected(format!(
+                        "the glossary's `{dst}` word `{}`{} (or `{{{{ term(id=\"{}\") }}}}` in both)",
+                        term.forms.get(dst),
+                        term.plural.as_ref().map(|p| format!(" / `{}`", p.get(dst))).unwrap_or_default(),
+                        term.id
+                    ))
+                    .related(term.span, "glossary entry")
+                    .help("if the word is used in another sense here, rephrase, or give the term `check: false`"),
+                );
+            }
+        }
+    };
+    for c in components.values().flatten() {
+        for (field, v) in &c.fields {
+            let span = c.span_of(field);
+            visit_texts(v, &mut |t| check(&format!("field `{field}` of {} `{}`", c.kind, c.id), t, span));
+        }
+        check(&format!("the name of {} `{}`", c.kind, c.id), &c.name, c.span);
+    }
+    for (what, t) in reference.texts() {
+        check(&what, &t.text, t.span);
+    }
+}
+
+fn visit_texts(v: &crate::model::FieldValue, f: &mut impl FnMut(&crate::model::Text)) {
+    match v {
+        crate::model::FieldValue::Text(t) => f(t),
+        crate::model::FieldValue::List(items) => items.iter().for_each(|i| visit_texts(i, f)),
+        crate::model::FieldValue::Record(r) => r.values().for_each(|i| visit_texts(i, f)),
+        _ => {}
     }
 }
 
