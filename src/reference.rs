@@ -701,3 +701,19 @@ fn duplicate(id: &str, span: Span, first: Span) -> Diagnostic {
         .related(first, "first use")
         .expected("unique ids across glossary, facts, chapters and sections of each kind")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whole_words_and_literal_text() {
+        assert!(has_word("Roba una Carta.", "carta"));
+        assert!(!has_word("descartas", "carta"));
+        assert!(has_word("el maná sobrante", "maná"));
+        assert_eq!(
+            literal("a {{ term(id=\"x\") }} b {% if y %}c{% endif %} {d}"),
+            "a  b c {d}"
+        );
+    }
+}

@@ -56,7 +56,8 @@ pub fn check_component(envs: &[TextEnv], c: &Component) -> Vec<(String, String, 
     out
 }
 
-fn visit_texts(v: &FieldValue, f: &mut impl FnMut(&crate::model::Text)) {
+/// Calls `f` on every text inside a value.
+pub fn visit_texts(v: &FieldValue, f: &mut impl FnMut(&crate::model::Text)) {
     match v {
         FieldValue::Text(t) => f(t),
         FieldValue::List(items) => items.iter().for_each(|i| visit_texts(i, f)),
@@ -219,6 +220,7 @@ mod tests {
             forms: one("token"),
             plural: Some(one("tokens")),
             note: None,
+            check: true,
             span,
         }];
         let facts = vec![Fact {

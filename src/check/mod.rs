@@ -285,7 +285,10 @@ fn check_glossary_use(
     let mut check = |what: &str, text: &crate::model::Text, span: Span| {
         let Some(source) = text.0.get(src) else { return };
         for dst in &decl.locales[1..] {
-            let Some(translation) = text.0.get(dst) else { continue };
+            // An absent or empty translation is reported as missing already.
+            let Some(translation) = text.0.get(dst).filter(|t| !t.trim().is_empty()) else {
+                continue;
+            };
             for term in crate::reference::missing_terms(&reference.glossary, source, translation, src, dst) {
                 diags.push(
                     Diagnostic::new(
@@ -301,7 +304,10 @@ fn check_glossary_use(
                     .expected(format!(
                         "the glossary's `{dst}` word `{}`{} (or `{{{{ term(id=\"{}\") }}}}` in both)",
                         term.forms.get(dst),
-                        term.plural.as_ref().map(|p| format!(" / `{}`", p.get(dst))).unwrap_or_default(),
+                        term.plural
+                            .as_ref()
+                            .map(|p| format!(" / `{}`", p.get(dst)))
+                            .unwrap_or_default(),
                         term.id
                     ))
                     .related(term.span, "glossary entry")
@@ -313,21 +319,14 @@ fn check_glossary_use(
     for c in components.values().flatten() {
         for (field, v) in &c.fields {
             let span = c.span_of(field);
-            visit_texts(v, &mut |t| check(&format!("field `{field}` of {} `{}`", c.kind, c.id), t, span));
+            crate::text::visit_texts(v, &mut |t| {
+                check(&format!("field `{field}` of {} `{}`", c.kind, c.id), t, span)
+            });
         }
         check(&format!("the name of {} `{}`", c.kind, c.id), &c.name, c.span);
     }
     for (what, t) in reference.texts() {
         check(&what, &t.text, t.span);
-    }
-}
-
-fn visit_texts(v: &crate::model::FieldValue, f: &mut impl FnMut(&crate::model::Text)) {
-    match v {
-        crate::model::FieldValue::Text(t) => f(t),
-        crate::model::FieldValue::List(items) => items.iter().for_each(|i| visit_texts(i, f)),
-        crate::model::FieldValue::Record(r) => r.values().for_each(|i| visit_texts(i, f)),
-        _ => {}
     }
 }
 
