@@ -150,8 +150,9 @@ pub fn write_lock(locale: &str, lock: &BTreeMap<String, String>) -> String {
     s
 }
 
-/// Escapes a string for a PO file.
-fn po_str(s: &str) -> String {
+/// A C-style double-quoted string, valid both in PO files and as a YAML
+/// double-quoted scalar.
+fn quote(s: &str) -> String {
     let mut out = String::from("\"");
     for c in s.chars() {
         match c {
@@ -201,14 +202,14 @@ pub fn to_po(
         if e.source.contains("{{") || e.source.contains("{%") {
             s.push_str("#. Keep the {{ … }} parts as they are: they are filled in from the game data.\n");
         }
-        s.push_str(&format!("msgctxt {}\n", po_str(&e.id)));
-        s.push_str(&format!("msgid {}\n", po_str(&e.source)));
+        s.push_str(&format!("msgctxt {}\n", quote(&e.id)));
+        s.push_str(&format!("msgid {}\n", quote(&e.source)));
         let t = if st == State::Missing {
             ""
         } else {
             e.translations.get(locale).map_or("", String::as_str)
         };
-        s.push_str(&format!("msgstr {}\n", po_str(t)));
+        s.push_str(&format!("msgstr {}\n", quote(t)));
     }
     s
 }
@@ -314,20 +315,9 @@ pub fn parse_po(text: &str) -> Result<Vec<PoEntry>, String> {
     Ok(out)
 }
 
-/// A YAML double-quoted scalar.
+/// A YAML double-quoted scalar: the same escapes as PO strings.
 pub fn yaml_quote(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    quote(s)
 }
 
 /// Finds the node of a text by its path (the part of its id after `#`).
