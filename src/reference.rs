@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::diag::{Code, Diagnostic, Span};
 use crate::model::Text;
-use crate::pack::reader::{MapReader, read_seq, read_slug, read_str, read_text, wrong_type};
+use crate::pack::reader::{MapReader, read_id_where, read_seq, read_slug, read_str, read_text, wrong_type};
 use crate::pack::yaml::{Node, Value};
 
 /// A text with where it was written.
@@ -229,18 +229,36 @@ fn stext_list(node: &Node, what: &str, locales: &[String], diags: &mut Vec<Diagn
 
 /// A section or chapter id: a slug, or a rule id such as `OW-6`.
 fn read_id(node: &Node, what: &str, diags: &mut Vec<Diagnostic>) -> Option<String> {
-    let s = read_str(node, what, diags)?;
-    if crate::pack::reader::is_slug(s) || is_rule_id(s) {
-        Some(s.to_owned())
-    } else {
-        diags.push(
-            Diagnostic::new(Code::InvalidValue, format!("{what} is not a valid id"))
-                .at(node.span)
-                .label("not an id")
-                .expected("a slug such as `combat-example`, or a rule id such as `OW-6`"),
-        );
-        None
+    read_id_where(
+        node,
+        what,
+        |s| crate::pack::reader::is_slug(s) || is_rule_id(s),
+        "a slug such as `combat-example`, or a rule id such as `OW-6`",
+        diags,
+    )
+}
+
+/// The entries of a list file (glossary.yaml, facts.yaml): each a mapping
+/// with a slug `id`. Entries without one are reported and left out.
+fn items_with_id<'a>(
+    root: &'a Node,
+    file: &str,
+    what: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<(&'a Node, MapReader<'a>, String)> {
+    let mut out = Vec::new();
+    for item in read_seq(root, file, diags).unwrap_or_default() {
+        let Some(mut m) = MapReader::new(item, format!("a {what}"), diags) else {
+            continue;
+        };
+        if let Some(id) = m
+            .require("id", &format!("the {what}'s id"), diags)
+            .and_then(|n| read_slug(n, &format!("a {what} id"), diags))
+        {
+            out.push((item, m, id));
+        }
     }
+    out
 }
 
 /// `OW-6`, `MB-13`: capital letters, a dash, a number.
@@ -258,16 +276,7 @@ pub fn is_rule_id(s: &str) -> bool {
 
 pub fn read_glossary(root: &Node, locales: &[String], diags: &mut Vec<Diagnostic>) -> Vec<Term> {
     let mut out = Vec::new();
-    for item in read_seq(root, "glossary.yaml", diags).unwrap_or_default() {
-        let Some(mut m) = MapReader::new(item, "a glossary term", diags) else {
-            continue;
-        };
-        let Some(id) = m
-            .require("id", "the term's id", diags)
-            .and_then(|n| read_slug(n, "a term id", diags))
-        else {
-            continue;
-        };
+    for (item, mut m, id) in items_with_id(root, "glossary.yaml", "glossary term", diags) {
         let what = format!("glossary term `{id}`");
         let mut forms = indexmap::IndexMap::new();
         for l in locales {
@@ -310,16 +319,7 @@ pub fn read_glossary(root: &Node, locales: &[String], diags: &mut Vec<Diagnostic
 
 pub fn read_facts(root: &Node, locales: &[String], diags: &mut Vec<Diagnostic>) -> Vec<Fact> {
     let mut out = Vec::new();
-    for item in read_seq(root, "facts.yaml", diags).unwrap_or_default() {
-        let Some(mut m) = MapReader::new(item, "a fact", diags) else {
-            continue;
-        };
-        let Some(id) = m
-            .require("id", "the fact's id", diags)
-            .and_then(|n| read_slug(n, "a fact id", diags))
-        else {
-            continue;
-        };
+    for (item, mut m, id) in items_with_id(root, "facts.yaml", "fact", diags) {
         let what = format!("fact `{id}`");
         let value = m
             .require("value", "a number (or short text)", diags)

@@ -97,16 +97,21 @@ fn committed_schemas_are_up_to_date() {
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
 }
 
-/// A copy of the minimal pack in a temp dir, as the data directory.
-fn minimal_copy() -> tempfile::TempDir {
+/// A temp dir holding a copy of `rel` (a path in the project).
+fn copy_of(rel: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     Command::new("cp")
         .arg("-r")
-        .arg(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/minimal/demo"))
+        .arg(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(rel))
         .arg(dir.path())
         .status()
         .unwrap();
     dir
+}
+
+/// A copy of the minimal pack in a temp dir, as the data directory.
+fn minimal_copy() -> tempfile::TempDir {
+    copy_of("tests/fixtures/minimal/demo")
 }
 
 #[test]
@@ -247,13 +252,7 @@ fn walk(dir: &std::path::Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
 
 #[test]
 fn shipped_data_survives_a_po_round_trip_unchanged() {
-    let dir = tempfile::tempdir().unwrap();
-    Command::new("cp")
-        .arg("-r")
-        .arg(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data"))
-        .arg(dir.path())
-        .status()
-        .unwrap();
+    let dir = copy_of("data");
     let data = dir.path().join("data");
     let before = walk(&data);
     let po = dir.path().join("po");

@@ -485,14 +485,23 @@ fn same_input_same_bytes_and_the_date_is_honoured() {
     assert!(text.contains("D:20260101000000"), "creation date written");
 }
 
+/// The shipped games built once for every test that reads them (A4, both
+/// locales): the build takes seconds, so tests share it.
+fn shipped_a4() -> &'static [Built] {
+    static BUILT: std::sync::OnceLock<Vec<Built>> = std::sync::OnceLock::new();
+    BUILT.get_or_init(|| {
+        let opts = KitOptions {
+            papers: vec![impose::A4],
+            locales: None,
+            ..KitOptions::default()
+        };
+        build("data", &opts)
+    })
+}
+
 #[test]
 fn every_shipped_game_builds_in_both_locales() {
-    let opts = KitOptions {
-        papers: vec![impose::A4],
-        locales: None,
-        ..KitOptions::default()
-    };
-    let built = build("data", &opts);
+    let built = shipped_a4();
     for game in ["onevmany", "unmatched", "openwars", "mythic", "xterminio"] {
         for locale in ["es", "en"] {
             let parts: Vec<Part> = built
@@ -506,7 +515,7 @@ fn every_shipped_game_builds_in_both_locales() {
             );
         }
     }
-    for b in &built {
+    for b in built {
         let doc = Document::load_mem(&b.pdf).unwrap();
         assert_eq!(doc.get_pages().len(), b.pages, "{}", b.plan.out.display());
     }
@@ -674,13 +683,8 @@ fn the_world_refuses_files_outside_the_project_and_packages() {
 
 #[test]
 fn rules_and_quick_reference_render_in_both_locales_without_untranslated_titles() {
-    let opts = KitOptions {
-        papers: vec![impose::A4],
-        locales: None,
-        ..KitOptions::default()
-    };
     let shipped = games("data");
-    let built = build("data", &opts);
+    let built = shipped_a4();
     for game in &shipped {
         for locale in ["es", "en"] {
             let find_part = |part: Part| {

@@ -180,8 +180,25 @@ pub fn is_ident(s: &str) -> bool {
 }
 
 pub fn read_slug(node: &Node, what: &str, diags: &mut Vec<Diagnostic>) -> Option<String> {
+    read_id_where(
+        node,
+        what,
+        is_slug,
+        "lowercase letters, digits and dashes, e.g. `amazon-archers`",
+        diags,
+    )
+}
+
+/// Reads a string id that `valid` accepts, reporting `expected` otherwise.
+pub fn read_id_where(
+    node: &Node,
+    what: &str,
+    valid: impl Fn(&str) -> bool,
+    expected: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<String> {
     let s = read_str(node, what, diags)?;
-    if is_slug(s) {
+    if valid(s) {
         Some(s.to_owned())
     } else {
         diags.push(
@@ -189,7 +206,7 @@ pub fn read_slug(node: &Node, what: &str, diags: &mut Vec<Diagnostic>) -> Option
                 .at(node.span)
                 .label("not an id")
                 .found(node.show())
-                .expected("lowercase letters, digits and dashes, e.g. `amazon-archers`"),
+                .expected(expected.to_owned()),
         );
         None
     }
