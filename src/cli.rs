@@ -53,6 +53,14 @@ pub enum Command {
                             pnpkit check --deny-warnings        treat warnings (missing translations) as problems")]
     Check(CheckArgs),
 
+    /// Replay a recorded game and report the first illegal action with the rule it breaks.
+    #[command(after_help = "Examples:\n  pnpkit log data/unmatched/logs/sample-duel.yaml\n  \
+                            pnpkit log game.yaml --trace          the state after every action\n  \
+                            pnpkit log game.yaml --format json\n\n\
+                            Exit codes: 0 legal, 1 illegal (or a checkpoint or result differs), 2 unreadable.\n\
+                            The log format is in docs/log-format.md.")]
+    Log(LogArgs),
+
     /// Write JSON Schemas for game.yaml and every component kind.
     #[command(
         after_help = "Examples:\n  pnpkit schema                 write data/<game>/schemas/*.schema.json\n  \
@@ -92,6 +100,17 @@ pub enum Command {
                             `export` marks stale entries fuzzy. Exit 1 when a text is missing or stale."
     )]
     I18n(I18nArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct LogArgs {
+    /// The game log (YAML, see docs/log-format.md).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+
+    /// Print the state after every action.
+    #[arg(long)]
+    pub trace: bool,
 }
 
 #[derive(Debug, Args)]

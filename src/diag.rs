@@ -72,6 +72,13 @@ codes! {
     TextTemplate = "E021", "text-template", Error, "A text that quotes values (`{{ damage }}`) fails to render in some locale: unknown value or bad syntax.";
     RuleNotCovered = "E022", "rule-not-covered", Error, "A rule id the pack declares (`rule_ids` in game.yaml) has no section in the rules reference.";
     GlossaryTerm = "W023", "glossary-term", Warning, "A translation does not use the glossary's word for a term its source text uses.";
+    LogFormat = "E024", "log-format", Error, "A game log is malformed: a missing key, an unknown action or field, a value of the wrong type (reported by `log`).";
+    IllegalAction = "E025", "log-illegal-action", Error, "A logged action, setup or turn end breaks a numbered rule of the game (reported by `log`).";
+    CheckpointMismatch = "E026", "log-checkpoint", Error, "A log's `expect:` checkpoint differs from the replayed state (reported by `log`).";
+    ResultMismatch = "E027", "log-result", Error, "A log's `result:` differs from how the replayed game ended (reported by `log`).";
+    DeckFormat = "E028", "deck-format", Error, "A deck list cannot be read: a line is not `N Card name`, a count is not a number (reported by `deck`).";
+    UnknownCard = "E029", "deck-unknown-card", Error, "A deck list names a card the game does not have (reported by `deck`).";
+    DeckRule = "E030", "deck-rule", Error, "A deck or army breaks one of the game's construction rules (reported by `deck`).";
 }
 
 /// Identifies a file in a [`SourceMap`].

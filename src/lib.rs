@@ -17,5 +17,6 @@ pub mod model;
 pub mod pack;
 pub mod reference;
 pub mod render;
+pub mod rules;
 pub mod schema;
 pub mod text;

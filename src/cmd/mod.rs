@@ -6,6 +6,7 @@ pub mod build;
 pub mod check;
 pub mod export;
 pub mod i18n;
+pub mod log;
 pub mod schema;
 
 use std::io::IsTerminal;
@@ -87,5 +88,6 @@ pub fn run(cli: &Cli, progress: &dyn Progress) -> Result<Outcome, Fatal> {
         Command::Build(args) => build::run(cli, args, progress),
         Command::Export(args) => export::run(cli, args, progress),
         Command::I18n(args) => i18n::run(cli, args),
+        Command::Log(args) => log::run(cli, args),
     }
 }

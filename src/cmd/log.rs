@@ -1,0 +1,299 @@
+//! `pnpkit log`: replay a recorded game through its rules engine and report
+//! the first illegal action with the rule it breaks.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde_json::Value as Json;
+
+use super::{Fatal, Outcome, Status, use_color};
+use crate::check::check;
+use crate::cli::{Cli, Format, LogArgs};
+use crate::diag::{Code, Diagnostic, JsonDiagnostic, SourceMap, render_human, to_json};
+use crate::model::Game;
+use crate::pack::yaml::Limits;
+use crate::pack::{self, LoadError, ReadFile};
+use crate::rules::replay::{Failure, FailureKind, flow};
+use crate::rules::{Options, Replay, engine_for, log};
+
+/// Everything a `log` run found.
+pub struct LogReport {
+    pub sources: SourceMap,
+    /// Problems that stop the replay (unreadable log, unknown game or
+    /// action, a broken pack), or the replay's failure as a diagnostic.
+    pub diagnostics: Vec<Diagnostic>,
+    pub replay: Option<Replay>,
+    /// Title of the failing rule, from the pack's rules reference.
+    pub rule_title: Option<String>,
+}
+
+impl LogReport {
+    pub fn is_legal(&self) -> bool {
+        self.diagnostics.is_empty() && self.replay.as_ref().is_some_and(|r| r.failure.is_none())
+    }
+}
+
+/// Reads the log at `path`, loads its game from `data` and replays it.
+pub fn check_log(data: &Path, path: &Path, options: &Options) -> Result<LogReport, Fatal> {
+    let limits = Limits::default();
+    let mut report = LogReport {
+        sources: SourceMap::default(),
+        diagnostics: Vec::new(),
+        replay: None,
+        rule_title: None,
+    };
+    let text: Arc<str> = match pack::read_file(path, &limits)? {
+        ReadFile::Text(t) => t,
+        ReadFile::Rejected(make) => {
+            let file = report.sources.add(path.to_path_buf(), Arc::from(""));
+            report.diagnostics.push(make(file));
+            return Ok(report);
+        }
+    };
+    let file = report.sources.add(path.to_path_buf(), text.clone());
+    let node = match pack::parse_yaml(&text, file, &limits) {
+        Ok(n) => n,
+        Err(d) => {
+            report.diagnostics.push(*d);
+            return Ok(report);
+        }
+    };
+    let log = match log::read(&node) {
+        Ok(l) => l,
+        Err(ds) => {
+            report.diagnostics = ds;
+            return Ok(report);
+        }
+    };
+    let Some(game) = load_game(data, &log, &mut report)? else {
+        return Ok(report);
+    };
+    let engine = match engine_for(&game) {
+        Some(Ok(e)) => e,
+        Some(Err(msg)) => {
+            return Err(Fatal::Setup(format!(
+                "the `{}` pack lacks what its rules engine needs: {msg}",
+                game.id
+            )));
+        }
+        None => {
+            report.diagnostics.push(
+                Diagnostic::new(Code::LogFormat, format!("pnpkit has no rules engine for `{}`", game.id))
+                    .at(log.game_span)
+                    .label("no engine")
+                    .expected(format!("one of {}", quote(crate::rules::engine_games()))),
+            );
+            return Ok(report);
+        }
+    };
+    match engine.replay(&log, options) {
+        Err(ds) => report.diagnostics = ds,
+        Ok(replay) => {
+            if let Some(f) = &replay.failure {
+                report.rule_title = f.rule.and_then(|r| rule_title(&game, r));
+                report.diagnostics.push(failure_diagnostic(
+                    f,
+                    report.rule_title.as_deref(),
+                    &replay.players,
+                    &log,
+                ));
+            }
+            report.replay = Some(replay);
+        }
+    }
+    Ok(report)
+}
+
+fn quote<'a>(items: impl Iterator<Item = &'a str>) -> String {
+    crate::pack::reader::quote_list(&items.collect::<Vec<_>>())
+}
+
+/// Loads and checks the log's game; a broken pack stops the replay.
+fn load_game(data: &Path, log: &log::Log, report: &mut LogReport) -> Result<Option<Game>, Fatal> {
+    let known: Vec<String> = pack::pack_dirs(data, &[])?
+        .iter()
+        .filter_map(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect();
+    if !known.contains(&log.game) {
+        report.diagnostics.push(
+            Diagnostic::new(
+                Code::LogFormat,
+                format!("no game pack `{}` in `{}`", log.game, data.display()),
+            )
+            .at(log.game_span)
+            .label("unknown game")
+            .expected(format!("one of {}", quote(known.iter().map(String::as_str))))
+            .suggest(&log.game, known.iter().map(String::as_str)),
+        );
+        return Ok(None);
+    }
+    let checked = check(data, std::slice::from_ref(&log.game), &Limits::default()).map_err(Fatal::Load)?;
+    if checked.has_errors() {
+        let n = checked.diagnostics.errors();
+        return Err(Fatal::Load(LoadError::NoPacks {
+            path: data.join(&log.game),
+            detail: format!(
+                "the `{}` pack has {n} problem(s); run `pnpkit check {}` first",
+                log.game, log.game
+            ),
+        }));
+    }
+    Ok(checked.games.into_iter().next())
+}
+
+/// The rule's section title in the reference (English, else the first locale).
+pub fn rule_title(game: &Game, rule: &str) -> Option<String> {
+    let (_, section) = game.reference.sections().into_iter().find(|(_, s)| s.id == rule)?;
+    let text = &section.title.text;
+    Some(text.0.get("en").or_else(|| text.0.values().next())?.clone())
+}
+
+fn position(f: &Failure, players: &[String], log: &log::Log) -> String {
+    match (f.turn, f.action) {
+        (Some(t), Some(a)) => format!("turn {t} ({}), action {a}", turn_player(log, t, players)),
+        (Some(t), None) => format!("turn {t} ({})", turn_player(log, t, players)),
+        (None, _) if f.kind == FailureKind::Result => "the result".into(),
+        (None, _) => "the setup".into(),
+    }
+}
+
+fn turn_player(log: &log::Log, turn: usize, _players: &[String]) -> String {
+    log.turns.get(turn - 1).map(|t| t.player.clone()).unwrap_or_default()
+}
+
+/// At most this many characters of state are shown with a failure.
+const STATE_EXCERPT: usize = 400;
+
+fn excerpt(state: &Json) -> String {
+    let s = flow(state);
+    if s.chars().count() <= STATE_EXCERPT {
+        s
+    } else {
+        let cut: String = s.chars().take(STATE_EXCERPT).collect();
+        format!("{cut} … (--trace shows all)")
+    }
+}
+
+fn failure_diagnostic(f: &Failure, title: Option<&str>, players: &[String], log: &log::Log) -> Diagnostic {
+    let at = position(f, players, log);
+    let (code, message) = match f.kind {
+        FailureKind::Illegal => {
+            let rule = f.rule.unwrap_or("?");
+            let head = match title {
+                Some(t) => format!("{rule} ({t})"),
+                None => rule.to_string(),
+            };
+            (Code::IllegalAction, format!("{head}: {}", f.message))
+        }
+        FailureKind::Checkpoint => (Code::CheckpointMismatch, f.message.clone()),
+        FailureKind::Result => (Code::ResultMismatch, f.message.clone()),
+    };
+    let mut d = Diagnostic::new(code, message).at(f.span).label(format!("at {at}"));
+    if !f.expected.is_empty() {
+        d = d.expected(f.expected.clone());
+    }
+    if !f.found.is_empty() {
+        d = d.found(f.found.clone());
+    }
+    if !f.state.is_null() {
+        d = d.note(format!("state: {}", excerpt(&f.state)));
+    }
+    if !f.alternatives.is_empty() {
+        d = d.help(format!(
+            "legal here: {}",
+            f.alternatives.iter().map(flow).collect::<Vec<_>>().join("; ")
+        ));
+    }
+    d
+}
+
+pub fn run(cli: &Cli, args: &LogArgs) -> Result<Outcome, Fatal> {
+    let report = check_log(&cli.data, &args.file, &Options { trace: args.trace })?;
+    let stdout = match cli.format {
+        Format::Human => human(&report, use_color(cli.color)),
+        Format::Json => json(&report, &args.file),
+    };
+    Ok(Outcome {
+        stdout,
+        status: if report.is_legal() {
+            Status::Clean
+        } else {
+            Status::Problems
+        },
+    })
+}
+
+/// The human report: trace, diagnostics, then the summary.
+pub fn human(report: &LogReport, color: bool) -> String {
+    let mut out = String::new();
+    if let Some(r) = &report.replay {
+        for s in &r.trace {
+            let at = match s.action {
+                Some(a) => format!("turn {} {} #{a}", s.turn, s.player),
+                None => format!("turn {} {} end", s.turn, s.player),
+            };
+            out.push_str(&format!("{at}: {}\n    {}\n", flow(&s.done), flow(&s.state)));
+        }
+    }
+    out.push_str(&render_human(&report.diagnostics, &report.sources, color));
+    let Some(r) = &report.replay else {
+        out.push_str(&format!("log not replayed: {} problem(s)\n", report.diagnostics.len()));
+        return out;
+    };
+    let verdict = match &r.failure {
+        None => "legal".to_string(),
+        Some(f) => match f.kind {
+            FailureKind::Illegal => format!("illegal ({})", f.rule.unwrap_or("?")),
+            FailureKind::Checkpoint => "checkpoint mismatch".into(),
+            FailureKind::Result => "result mismatch".into(),
+        },
+    };
+    out.push_str(&format!(
+        "{}: {verdict} — {} turn{}, {} action{} replayed ({})\n",
+        r.game,
+        r.turns,
+        if r.turns == 1 { "" } else { "s" },
+        r.actions,
+        if r.actions == 1 { "" } else { "s" },
+        r.players.join(", ")
+    ));
+    match &r.ending {
+        Some(e) if e.winners.is_empty() => out.push_str(&format!("result: draw ({}, {})\n", e.reason, e.rule)),
+        Some(e) => out.push_str(&format!(
+            "winner: {} ({}, {})\n",
+            e.winners.join(" and "),
+            e.reason,
+            e.rule
+        )),
+        None => out.push_str("result: the game has not ended\n"),
+    }
+    if r.failure.is_none() {
+        out.push_str(&format!("final state: {}\n", flow(&r.final_state)));
+    }
+    out
+}
+
+#[derive(Serialize)]
+struct JsonLog<'a> {
+    file: String,
+    legal: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    replay: Option<&'a Replay>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rule_title: Option<&'a str>,
+    diagnostics: Vec<JsonDiagnostic>,
+}
+
+pub fn json(report: &LogReport, file: &Path) -> String {
+    let j = JsonLog {
+        file: PathBuf::from(file).display().to_string(),
+        legal: report.is_legal(),
+        replay: report.replay.as_ref(),
+        rule_title: report.rule_title.as_deref(),
+        diagnostics: report.diagnostics.iter().map(|d| to_json(d, &report.sources)).collect(),
+    };
+    let mut s = serde_json::to_string_pretty(&j).unwrap_or_default();
+    s.push('\n');
+    s
+}

@@ -1,0 +1,185 @@
+//! The log checker: a recorded game (docs/log-format.md) replayed through its
+//! game's rules engine.
+//!
+//! Each game has one engine: a pure state machine. [`Engine::validate`] never
+//! mutates, [`Engine::apply`] returns the next state, and nothing in an engine
+//! does I/O. [`log`] turns a log file into actions with positions, [`replay`]
+//! drives an engine over them and locates the first illegal action, and
+//! [`random`] plays engine-driven random games for tests and benchmarks.
+
+pub mod log;
+pub mod random;
+pub mod replay;
+#[cfg(test)]
+mod toy;
+
+use std::fmt::{Debug, Display};
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::model::Game;
+
+pub use replay::{Failure, FailureKind, Options, Replay};
+
+/// A broken rule: which one, and what was expected versus what the log says.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Violation {
+    /// The rule id (`UM-3`), declared in the pack's `rule_ids`.
+    pub rule: &'static str,
+    /// One sentence on what went wrong (`Ana ends the turn with 9 cards`).
+    pub message: String,
+    /// What the rule allows (`at most 7 cards in hand`).
+    pub expected: String,
+    /// What the log does (`9 cards`).
+    pub found: String,
+}
+
+impl Violation {
+    pub fn new(rule: &'static str, message: impl Into<String>) -> Self {
+        Violation {
+            rule,
+            message: message.into(),
+            expected: String::new(),
+            found: String::new(),
+        }
+    }
+
+    pub fn expected(mut self, expected: impl Display) -> Self {
+        self.expected = expected.to_string();
+        self
+    }
+
+    pub fn found(mut self, found: impl Display) -> Self {
+        self.found = found.to_string();
+        self
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Ending {
+    /// Indices into the log's `players`: one winner, a team, or none (a draw).
+    pub winners: Vec<usize>,
+    /// Why, in kebab-case (`hero-defeated`, `target-score`), as a log's
+    /// `result: {reason: …}` names it.
+    pub reason: String,
+    /// The rule that decided it (`UM-11`); actions after the end break it.
+    pub rule: &'static str,
+}
+
+/// The rules of one game as a pure state machine.
+///
+/// A log's header (everything but `game`, `turns` and `result`) is
+/// deserialised into [`Engine::Setup`]; every action item into
+/// [`Engine::Action`]. Players are indices into the header's `players` list.
+pub trait Engine: Sized + Send + Sync + 'static {
+    /// The pack id of the game this engine plays (`unmatched`).
+    const GAME: &'static str;
+    /// The rule cited when a turn is played by the wrong player.
+    const TURN_RULE: &'static str;
+
+    /// The full game state. Cheap to move; cloned only for traces and tests.
+    type State: Clone + Debug + Send;
+    /// One action as a log records it, chance results (dice, cards drawn)
+    /// included. Serialised as a map tagged by `do:`.
+    type Action: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send;
+    /// The log header: mode, players (with `name` and, where the game has
+    /// them, decks as `{card id: copies}`), setup choices.
+    type Setup: Serialize + DeserializeOwned;
+
+    /// Reads what the engine needs (card stats, boards, adjacency) from the
+    /// validated pack.
+    fn new(game: &Game) -> Result<Self, String>;
+
+    /// The state after setup, or the setup rule the header breaks.
+    fn start(&self, setup: &Self::Setup) -> Result<Self::State, Violation>;
+
+    /// Whose turn it is (index into `players`).
+    fn to_move(&self, state: &Self::State) -> usize;
+
+    /// The action that closes a turn block of the log (appended by the
+    /// replay after a turn's listed actions; validated like any other).
+    fn end_turn(&self) -> Self::Action;
+
+    /// Whether `action` is legal in `state`. Never mutates.
+    fn validate(&self, state: &Self::State, action: &Self::Action) -> Result<(), Violation>;
+
+    /// The state after a validated `action`.
+    fn apply(&self, state: Self::State, action: &Self::Action) -> Self::State;
+
+    /// Every legal choice in `state`, with chance fields in their canonical
+    /// form (see [`Engine::choice`]). Contains [`Engine::end_turn`] when
+    /// ending the turn is legal. Empty once the game has ended.
+    fn legal_actions(&self, state: &Self::State) -> Vec<Self::Action>;
+
+    /// The game's end, once reached.
+    fn ending(&self, state: &Self::State) -> Option<Ending>;
+
+    /// What a log's `expect:` checkpoints can name, and what traces and the
+    /// summary show: life totals, positions, scores, energy, turn and phase.
+    fn observe(&self, state: &Self::State) -> serde_json::Value;
+
+    /// The action's player choice with chance fields (dice, drawn cards) in
+    /// canonical form, so that it compares with [`Engine::legal_actions`].
+    fn choice(&self, action: &Self::Action) -> Self::Action {
+        action.clone()
+    }
+
+    /// Fills an action's chance fields with a random outcome consistent with
+    /// `state` (dice rolled, cards drawn from what the deck still holds).
+    fn randomize(&self, _state: &Self::State, _action: &mut Self::Action, _rng: &mut fastrand::Rng) {}
+
+    /// A random legal header for generated games.
+    fn random_setup(&self, rng: &mut fastrand::Rng) -> Self::Setup;
+
+    /// Plausible actions for mutation tests: the legal ones and near misses
+    /// (wrong targets, too far, unaffordable, out of turn), in canonical form.
+    fn candidates(&self, state: &Self::State, rng: &mut fastrand::Rng) -> Vec<Self::Action>;
+}
+
+/// An engine behind a game-independent interface, for the command layer.
+pub trait Replayer: Send + Sync {
+    fn game(&self) -> &'static str;
+    /// Replays a loaded log.
+    fn replay(&self, log: &log::Log, options: &Options) -> Result<Replay, Vec<crate::diag::Diagnostic>>;
+    /// A random legal game as log text (YAML), from `seed`.
+    fn random_log(&self, seed: u64, max_actions: usize) -> String;
+    /// Plays a random game and checks one mutated action against the
+    /// engine's own legal list; `Err` describes a disagreement.
+    fn mutation_probe(&self, seed: u64, max_actions: usize) -> Result<MutationProbe, String>;
+    /// Replay throughput: actions replayed and seconds spent, over generated
+    /// games totalling at least `min_actions` actions (parsing excluded).
+    fn throughput(&self, seed: u64, min_actions: usize) -> (usize, f64);
+}
+
+/// What a mutation probe tried.
+#[derive(Clone, Debug)]
+pub struct MutationProbe {
+    pub position: usize,
+    pub mutated: String,
+    pub legal: bool,
+}
+
+type Constructor = fn(&Game) -> Result<Box<dyn Replayer>, String>;
+
+fn boxed<E: Engine>(game: &Game) -> Result<Box<dyn Replayer>, String> {
+    E::new(game).map(|e| Box::new(replay::Prepared(e)) as Box<dyn Replayer>)
+}
+
+/// One entry per game with an engine: pack id and constructor.
+const ENGINES: &[(&str, Constructor)] = &[];
+
+/// The engine of `game`, if pnpkit has one (`Err` when the pack lacks data
+/// the engine needs).
+pub fn engine_for(game: &Game) -> Option<Result<Box<dyn Replayer>, String>> {
+    ENGINES
+        .iter()
+        .find(|(id, _)| *id == game.id)
+        .map(|(_, make)| make(game))
+}
+
+/// The pack ids of the games that have an engine.
+pub fn engine_games() -> impl Iterator<Item = &'static str> {
+    ENGINES.iter().map(|(id, _)| *id)
+}

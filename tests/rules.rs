@@ -1,0 +1,233 @@
+//! The log checker: golden logs per rule id, the shipped sample games, and
+//! engine-driven property tests (random legal games, mutated actions).
+//!
+//! Golden logs live in `tests/fixtures/logs/<game>/` and are named
+//! `<RULE>-legal[-what].yaml` or `<RULE>-illegal[-what].yaml`. An illegal one
+//! starts with a comment saying where it must fail:
+//! `# violation: UM-3 at turn 2 action 1` (or `at turn 2` for the turn
+//! itself, or `at setup`).
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use pnpkit::check::check;
+use pnpkit::cmd::log::{LogReport, check_log, human};
+use pnpkit::model::Game;
+use pnpkit::pack::yaml::Limits;
+use pnpkit::rules::replay::FailureKind;
+use pnpkit::rules::{Options, Replayer, engine_for, engine_games, random};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn games() -> &'static Vec<Game> {
+    static GAMES: OnceLock<Vec<Game>> = OnceLock::new();
+    GAMES.get_or_init(|| {
+        let report = check(&root().join("data"), &[], &Limits::default()).expect("data readable");
+        assert!(!report.has_errors(), "shipped data has errors");
+        report.games
+    })
+}
+
+fn game(id: &str) -> &'static Game {
+    games().iter().find(|g| g.id == id).expect("shipped game")
+}
+
+fn engine(id: &str) -> Box<dyn Replayer> {
+    engine_for(game(id)).expect("engine").expect("engine reads the pack")
+}
+
+/// Runs `pnpkit log` on a file given relative to the crate root.
+fn run(rel: &Path) -> LogReport {
+    check_log(Path::new("data"), rel, &Options::default()).expect("log readable")
+}
+
+fn yaml_files(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = fs::read_dir(dir)
+        .map(|rd| rd.map(|e| e.unwrap().path()).collect())
+        .unwrap_or_default();
+    v.retain(|p| p.extension().is_some_and(|e| e == "yaml"));
+    v.sort();
+    v
+}
+
+/// `# violation: UM-3 at turn 2 action 1` → (rule, turn, action).
+fn expected_violation(text: &str) -> Option<(String, Option<usize>, Option<usize>)> {
+    let line = text.lines().find_map(|l| l.strip_prefix("# violation: "))?;
+    let (rule, at) = line.split_once(" at ")?;
+    let words: Vec<&str> = at.split_whitespace().collect();
+    let num = |key: &str| {
+        words
+            .iter()
+            .position(|w| *w == key)
+            .and_then(|i| words.get(i + 1))
+            .and_then(|n| n.parse().ok())
+    };
+    Some((rule.trim().to_string(), num("turn"), num("action")))
+}
+
+fn rel(p: &Path) -> PathBuf {
+    p.strip_prefix(root()).unwrap().to_path_buf()
+}
+
+#[test]
+fn golden_logs_fail_where_they_say_and_legal_ones_replay() {
+    let mut checked = 0;
+    for id in engine_games() {
+        for path in yaml_files(&root().join("tests/fixtures/logs").join(id)) {
+            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+            let text = fs::read_to_string(&path).unwrap();
+            let report = run(&rel(&path));
+            let shown = human(&report, false);
+            if name.contains("-illegal") {
+                let (rule, turn, action) = expected_violation(&text)
+                    .unwrap_or_else(|| panic!("{name}: no `# violation: RULE at turn T action A` line"));
+                assert!(
+                    name.starts_with(&format!("{rule}-")),
+                    "{name}: file name and violation line disagree"
+                );
+                let replay = report
+                    .replay
+                    .as_ref()
+                    .unwrap_or_else(|| panic!("{name}: not replayed\n{shown}"));
+                let f = replay
+                    .failure
+                    .as_ref()
+                    .unwrap_or_else(|| panic!("{name}: replayed as legal\n{shown}"));
+                assert_eq!(f.kind, FailureKind::Illegal, "{name}\n{shown}");
+                assert_eq!(f.rule, Some(rule.as_str()), "{name}: wrong rule\n{shown}");
+                assert_eq!((f.turn, f.action), (turn, action), "{name}: wrong position\n{shown}");
+                assert!(
+                    report.rule_title.is_some(),
+                    "{name}: rule has no title in the reference"
+                );
+                insta::assert_snapshot!(format!("log-{id}-{name}"), shown);
+            } else {
+                assert!(
+                    name.contains("-legal"),
+                    "{name}: golden logs are named <RULE>-legal… or <RULE>-illegal…"
+                );
+                assert!(report.is_legal(), "{name} should be legal\n{shown}");
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 0 || engine_games().next().is_none());
+}
+
+#[test]
+fn every_rule_id_has_a_legal_and_an_illegal_golden_log() {
+    for id in engine_games() {
+        let names: Vec<String> = yaml_files(&root().join("tests/fixtures/logs").join(id))
+            .iter()
+            .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+            .collect();
+        let mut missing = Vec::new();
+        for rule in &game(id).rule_ids {
+            for kind in ["legal", "illegal"] {
+                let prefix = format!("{rule}-{kind}");
+                if !names
+                    .iter()
+                    .any(|n| n == &prefix || n.starts_with(&format!("{prefix}-")))
+                {
+                    missing.push(prefix);
+                }
+            }
+        }
+        assert!(missing.is_empty(), "{id}: golden logs missing: {missing:?}");
+    }
+}
+
+#[test]
+fn every_shipped_game_has_an_engine() {
+    let with: Vec<&str> = engine_games().collect();
+    for g in games() {
+        assert!(with.contains(&g.id.as_str()), "{} has no rules engine", g.id);
+    }
+}
+
+#[test]
+fn shipped_sample_games_replay() {
+    for id in engine_games() {
+        let files = yaml_files(&root().join("data").join(id).join("logs"));
+        assert!(
+            files
+                .iter()
+                .any(|p| !p.file_name().unwrap().to_string_lossy().starts_with("illegal-")),
+            "{id}: no legal sample game in data/{id}/logs/"
+        );
+        for path in files {
+            let report = run(&rel(&path));
+            let shown = human(&report, false);
+            let illegal = path.file_name().unwrap().to_string_lossy().starts_with("illegal-");
+            assert_eq!(report.is_legal(), !illegal, "{}\n{shown}", path.display());
+            if !illegal {
+                let replay = report.replay.unwrap();
+                assert!(
+                    replay.ending.is_some(),
+                    "{}: a complete sample game ends",
+                    path.display()
+                );
+            }
+        }
+    }
+}
+
+/// Games per engine for the property tests (`PNPKIT_RANDOM_GAMES` raises it).
+fn random_games() -> u64 {
+    std::env::var("PNPKIT_RANDOM_GAMES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1000)
+}
+
+#[test]
+fn random_legal_games_replay_clean() {
+    for id in engine_games() {
+        let engine = engine(id);
+        let mut lengths = BTreeMap::new();
+        for seed in 0..random_games() {
+            let text = engine.random_log(seed, 200);
+            let log = random::parse_log(&text).unwrap_or_else(|e| panic!("{id} seed {seed}: {e}\n{text}"));
+            let replay = engine
+                .replay(&log, &Options::default())
+                .unwrap_or_else(|ds| panic!("{id} seed {seed}: not understood: {:?}\n{text}", ds[0]));
+            assert!(
+                replay.failure.is_none(),
+                "{id} seed {seed}: {:?}\n{text}",
+                replay.failure
+            );
+            *lengths.entry(replay.ending.is_some()).or_insert(0) += 1;
+        }
+        assert!(
+            lengths.get(&true).copied().unwrap_or(0) > 0,
+            "{id}: no random game ever ended"
+        );
+    }
+}
+
+#[test]
+fn mutated_actions_are_rejected_exactly_when_not_legal() {
+    for id in engine_games() {
+        let engine = engine(id);
+        let (mut legal, mut illegal) = (0, 0);
+        for seed in 0..random_games() / 2 {
+            let probe = engine
+                .mutation_probe(seed, 120)
+                .unwrap_or_else(|e| panic!("{id} seed {seed}: {e}"));
+            if probe.legal {
+                legal += 1;
+            } else {
+                illegal += 1;
+            }
+        }
+        // Both outcomes must be exercised, or the property says little.
+        assert!(
+            legal > 0 && illegal > 0,
+            "{id}: {legal} legal and {illegal} illegal mutations"
+        );
+    }
+}
