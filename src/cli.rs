@@ -61,6 +61,18 @@ pub enum Command {
                             The log format is in docs/log-format.md.")]
     Log(LogArgs),
 
+    /// Check a deck or army list against the game's construction rules.
+    #[command(
+        after_help = "Examples:\n  pnpkit deck xterminio data/xterminio/decks/resistance.txt\n  \
+                            pnpkit deck mythic my-army.txt --players 3\n  \
+                            pnpkit deck mythic ally.txt --mode three-vs-one --role ally\n  \
+                            pnpkit deck openwars army.txt --param gold=40\n\n\
+                            Lists are plain text (one `3 Card name` or `3x Card name` per line, `#` comments,\n\
+                            section headers, `hero: Medusa` header lines) or YAML (docs/decks.md).\n\
+                            Exit codes: 0 legal, 1 illegal, 2 unreadable."
+    )]
+    Deck(DeckArgs),
+
     /// Write JSON Schemas for game.yaml and every component kind.
     #[command(
         after_help = "Examples:\n  pnpkit schema                 write data/<game>/schemas/*.schema.json\n  \
@@ -100,6 +112,33 @@ pub enum Command {
                             `export` marks stale entries fuzzy. Exit 1 when a text is missing or stale."
     )]
     I18n(I18nArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct DeckArgs {
+    /// The game (pack folder name).
+    #[arg(value_name = "GAME")]
+    pub game: String,
+
+    /// The deck or army list: plain text (`3 Card name` per line) or YAML.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+
+    /// Game mode (a mode id of the pack, e.g. `duel`); overrides the list's `mode:` line.
+    #[arg(long)]
+    pub mode: Option<String>,
+
+    /// Number of players: picks the mode for that many players.
+    #[arg(long, conflicts_with = "mode")]
+    pub players: Option<u32>,
+
+    /// The player's role where the mode has roles (e.g. `lone` or `ally` in 3-vs-1).
+    #[arg(long)]
+    pub role: Option<String>,
+
+    /// A header value, e.g. `--param gold=40` for a budget.
+    #[arg(long, value_name = "NAME=VALUE")]
+    pub param: Vec<String>,
 }
 
 #[derive(Debug, Args)]

@@ -82,11 +82,11 @@ codes! {
 }
 
 /// Identifies a file in a [`SourceMap`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct FileId(pub u32);
 
 /// A byte range in one source file, with its 1-based line and column.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct Span {
     pub file: FileId,
     pub line: u32,

@@ -9,6 +9,7 @@
 pub mod check;
 pub mod cli;
 pub mod cmd;
+pub mod deck;
 pub mod diag;
 pub mod export;
 pub mod fsx;

@@ -336,6 +336,9 @@ pub struct Game {
     pub components: IndexMap<String, Vec<Component>>,
     /// The numbered rules of the game (`OW-1` …), from `rule_ids` in game.yaml.
     pub rule_ids: Vec<String>,
+    /// Deck and army construction rules, if the game has lists to check.
+    #[serde(skip)]
+    pub construction: Option<crate::deck::Construction>,
     /// Glossary, facts, rules chapters and quick reference.
     #[serde(skip)]
     pub reference: crate::reference::Reference,

@@ -205,6 +205,20 @@ pub fn game_schema() -> Value {
             "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"},
             "name": {"$ref": "#/definitions/text"},
             "locales": {"type": "array", "items": {"type": "string", "pattern": "^[a-z]{2,3}$"}, "minItems": 1, "uniqueItems": true},
+            "construction": {
+                "type": "object",
+                "description": "Deck and army construction rules checked by `pnpkit deck` (docs/decks.md).",
+                "required": ["kinds", "rules"],
+                "properties": {
+                    "noun": {"enum": ["deck", "army", "lineup"]},
+                    "kinds": {"type": "array", "items": {"type": "string"}},
+                    "header": {"type": "object", "additionalProperties": {"type": "object"}},
+                    "modes": {"type": "string"},
+                    "roles": {"type": "array", "items": {"type": "string"}},
+                    "rules": {"type": "array", "items": {"type": "object", "required": ["id", "label"]}}
+                },
+                "additionalProperties": false
+            },
             "rule_ids": {
                 "type": "object",
                 "description": "The game's numbered rules (`{prefix: OW, count: 16}` = OW-1 … OW-16); each must be a section of rules/.",

@@ -271,3 +271,50 @@ fn shipped_data_survives_a_po_round_trip_unchanged() {
         assert_eq!(&std::fs::read(path).unwrap(), bytes, "{} changed", path.display());
     }
 }
+
+#[test]
+fn deck_exit_codes_and_json() {
+    let o = pnpkit(&["deck", "xterminio", "data/xterminio/decks/resistance-starter.txt"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).contains("xterminio deck: legal"));
+    let o = pnpkit(&["deck", "mythic", "data/mythic/decks/duel-zeus.txt", "--players", "3"]);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "a 12-point army is illegal with 10 points:\n{}",
+        stdout(&o)
+    );
+    assert!(
+        stdout(&o).contains("recruitment points: 12 spent of 10"),
+        "{}",
+        stdout(&o)
+    );
+    let o = pnpkit(&[
+        "deck",
+        "openwars",
+        "data/openwars/decks/amazons.txt",
+        "--param",
+        "gold=28",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(j["legal"], false);
+    assert_eq!(j["verdict"]["violations"][0]["rules"][0], "OW-D2");
+    assert_eq!(j["diagnostics"][0]["code"], "E030");
+    let o = pnpkit(&["deck", "xterminio", "no/such/deck.txt"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn log_of_an_unknown_game_is_a_problem_and_a_missing_file_is_fatal() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("game.yaml");
+    std::fs::write(&path, "game: unmatchd\nplayers: [{name: Ana}]\nturns: []\n").unwrap();
+    let o = pnpkit(&["log", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("did you mean `unmatched`?"), "{}", stdout(&o));
+    let o = pnpkit(&["log", "no/such/log.yaml"]);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -178,6 +178,9 @@ fn check_pack(dir: &Path, limits: &Limits, report: &mut Report) -> Result<(), Lo
     cross_check(&decl, &components, &pending, &incomplete, &mut diags);
     let reference = read_reference(dir, &decl, limits, report, &mut diags)?;
     crate::reference::cross_check(&reference, &decl.rule_ids, decl.rule_ids_span, &mut diags);
+    if let Some(c) = &decl.construction {
+        check_cites(c, &reference, &mut diags);
+    }
     // Rule texts may quote any component: with a components file unread, their
     // failures would only repeat that problem.
     let complete = incomplete.is_empty() && !diags.iter().any(|d| d.code == Code::UnknownKind);
@@ -193,6 +196,7 @@ fn check_pack(dir: &Path, limits: &Limits, report: &mut Report) -> Result<(), Lo
         kit: decl.kit,
         components,
         rule_ids: decl.rule_ids,
+        construction: decl.construction,
         reference,
         dir: dir.to_path_buf(),
     });
@@ -590,6 +594,31 @@ fn cross_check(
                 d = d.at(span);
             }
             diags.push(d);
+        }
+    }
+}
+
+/// Every construction rule's `cite:` names a section of the rules reference.
+fn check_cites(c: &crate::deck::Construction, reference: &crate::reference::Reference, diags: &mut Vec<Diagnostic>) {
+    let sections = reference.sections();
+    let ids: Vec<&str> = sections.iter().map(|(_, s)| s.id.as_str()).collect();
+    for rule in c.rules.iter().chain(c.rules.iter().flat_map(|r| r.parts.iter())) {
+        if let Some(cite) = &rule.cite
+            && !ids.contains(&cite.as_str())
+        {
+            diags.push(
+                Diagnostic::new(
+                    Code::BadDeclaration,
+                    format!(
+                        "construction rule `{}` cites `{cite}`, which is not a section of the rules",
+                        rule.id
+                    ),
+                )
+                .at(rule.span)
+                .label("unknown section")
+                .expected("the id of a section in rules/*.yaml")
+                .suggest(cite, ids.iter().copied()),
+            );
         }
     }
 }

@@ -87,6 +87,9 @@ pub fn check_log(data: &Path, path: &Path, options: &Options) -> Result<LogRepor
             return Ok(report);
         }
     };
+    let Some(log) = check_decks(&game, log, &text, &mut report) else {
+        return Ok(report);
+    };
     match engine.replay(&log, options) {
         Err(ds) => report.diagnostics = ds,
         Ok(replay) => {
@@ -103,6 +106,77 @@ pub fn check_log(data: &Path, path: &Path, options: &Options) -> Result<LogRepor
         }
     }
     Ok(report)
+}
+
+/// Validates each player's `deck:` with the game's construction rules and
+/// hands it to the engine as `{card id: copies}`; `None` when a deck is illegal.
+fn check_decks(game: &Game, mut log: log::Log, text: &str, report: &mut LogReport) -> Option<log::Log> {
+    let Some(c) = &game.construction else {
+        return Some(log);
+    };
+    let mode = log.header.get("mode").and_then(Json::as_str).map(str::to_string);
+    let mut ok = true;
+    for (i, player) in log.players.iter().enumerate() {
+        let Some(node) = &player.deck else { continue };
+        let mut diags = Vec::new();
+        let deck = crate::deck::list::parse_node(node, text, game, c, false, &mut diags);
+        let fields = log
+            .header
+            .get("players")
+            .and_then(|p| p.get(i))
+            .and_then(Json::as_object);
+        let params = fields
+            .map(|m| {
+                m.iter()
+                    .filter_map(|(k, v)| match v {
+                        Json::String(s) => Some((k.clone(), s.clone())),
+                        Json::Number(n) => Some((k.clone(), n.to_string())),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let ctx = crate::deck::Context {
+            mode: if c.modes.is_some() { mode.clone() } else { None },
+            role: fields
+                .and_then(|m| m.get("role"))
+                .and_then(Json::as_str)
+                .map(str::to_string),
+            params,
+        };
+        let verdict = crate::deck::validate(game, c, &deck, &ctx);
+        for p in &verdict.problems {
+            diags.push(
+                Diagnostic::new(Code::DeckFormat, format!("{}'s {}: {}", player.name, c.noun, p.message))
+                    .at(p.span.unwrap_or(node.span))
+                    .expected(p.expected.clone()),
+            );
+        }
+        for v in &verdict.violations {
+            let d = Diagnostic::new(
+                Code::DeckRule,
+                format!("{}'s {}: {}: {}", player.name, c.noun, v.rules.join(", "), v.message),
+            )
+            .at(v.spans.first().copied().unwrap_or(node.span))
+            .expected(v.expected.clone())
+            .found(v.found.clone())
+            .help("the deck is checked with the game's construction rules before the replay (`pnpkit deck`)");
+            diags.push(d);
+        }
+        ok &= diags.is_empty();
+        report.diagnostics.extend(diags);
+        let copies: serde_json::Map<String, Json> =
+            deck.copies().into_iter().map(|(k, n)| (k, Json::from(n))).collect();
+        if let Some(p) = log
+            .header
+            .get_mut("players")
+            .and_then(|p| p.get_mut(i))
+            .and_then(Json::as_object_mut)
+        {
+            p.insert("deck".into(), Json::Object(copies));
+        }
+    }
+    ok.then_some(log)
 }
 
 fn quote<'a>(items: impl Iterator<Item = &'a str>) -> String {

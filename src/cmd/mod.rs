@@ -4,6 +4,7 @@
 
 pub mod build;
 pub mod check;
+pub mod deck;
 pub mod export;
 pub mod i18n;
 pub mod log;
@@ -89,5 +90,6 @@ pub fn run(cli: &Cli, progress: &dyn Progress) -> Result<Outcome, Fatal> {
         Command::Export(args) => export::run(cli, args, progress),
         Command::I18n(args) => i18n::run(cli, args),
         Command::Log(args) => log::run(cli, args),
+        Command::Deck(args) => deck::run(cli, args),
     }
 }

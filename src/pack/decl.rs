@@ -14,7 +14,16 @@ use crate::model::{FieldSpec, FieldType, FieldValue, Kind, KitEntry, Rule, Shape
 /// Fields every component has, whatever its kind.
 pub const BUILTIN_FIELDS: &[&str] = &["id", "name", "copies", "sample"];
 
-const GAME_KEYS: &[&str] = &["id", "name", "locales", "sizes", "kinds", "kit", "rule_ids"];
+const GAME_KEYS: &[&str] = &[
+    "id",
+    "name",
+    "locales",
+    "sizes",
+    "kinds",
+    "kit",
+    "rule_ids",
+    "construction",
+];
 const KIND_KEYS: &[&str] = &["name", "size", "shape", "fields", "rules", "variants"];
 const RULE_KEYS: &[&str] = &["id", "when", "require", "forbid", "expect", "match", "message"];
 const KIT_KEYS: &[&str] = &["id", "name", "kinds", "where", "sum", "count"];
@@ -33,6 +42,8 @@ pub struct Decl {
     /// The rule ids of the game (`OW-1` … `OW-16`), and where they are declared.
     pub rule_ids: Vec<String>,
     pub rule_ids_span: Option<Span>,
+    /// Deck and army construction rules (docs/decks.md).
+    pub construction: Option<crate::deck::Construction>,
 }
 
 /// Reads `rule_ids: {prefix: OW, count: 16}` into `OW-1` … `OW-16`.
@@ -126,6 +137,9 @@ pub fn read_decl(root: &Node, folder: &str, diags: &mut Vec<Diagnostic>) -> Opti
         .unwrap_or_default();
     let rule_ids_node = m.take("rule_ids");
     let rule_ids = rule_ids_node.map(|n| read_rule_ids(n, diags)).unwrap_or_default();
+    let construction = m
+        .take("construction")
+        .and_then(|n| crate::deck::read::read_construction(n, &kinds, diags));
     m.finish(GAME_KEYS, diags);
     Some(Decl {
         id: id.unwrap_or_else(|| folder.to_owned()),
@@ -137,6 +151,7 @@ pub fn read_decl(root: &Node, folder: &str, diags: &mut Vec<Diagnostic>) -> Opti
         kit,
         rule_ids,
         rule_ids_span: rule_ids_node.map(|n| n.span),
+        construction,
     })
 }
 

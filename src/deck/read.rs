@@ -1,0 +1,596 @@
+//! Reading `construction:` from game.yaml (docs/decks.md), checking every
+//! kind, field and number it names against the pack's declarations.
+
+use indexmap::IndexMap;
+
+use super::{Amount, Bound, Check, Construction, DeckRule, Filter, HeaderField};
+use crate::diag::{Code, Diagnostic};
+use crate::model::{FieldType, Kind};
+use crate::pack::decl::BUILTIN_FIELDS;
+use crate::pack::reader::{MapReader, quote_list, read_bool, read_seq, read_str, wrong_type};
+use crate::pack::yaml::{Node, Value};
+
+const KEYS: &[&str] = &["noun", "kinds", "header", "modes", "roles", "rules"];
+const CHECKS: &[&str] = &[
+    "count", "sum", "spend", "copies", "requires", "belongs", "matches", "reserve",
+];
+const RULE_KEYS: &[&str] = &[
+    "id", "cite", "label", "when", "where", "parts", "exactly", "at_least", "at_most", "count", "sum", "spend",
+    "copies", "requires", "belongs", "matches", "reserve",
+];
+
+struct Ctx<'a> {
+    kinds: &'a IndexMap<String, Kind>,
+    construction_kinds: Vec<String>,
+    header: IndexMap<String, HeaderField>,
+    modes: Option<String>,
+}
+
+fn bad(node: &Node, message: String, expected: impl Into<String>) -> Diagnostic {
+    Diagnostic::new(Code::BadDeclaration, message)
+        .at(node.span)
+        .label("in `construction`")
+        .expected(expected)
+}
+
+/// Reads the `construction:` section.
+pub fn read_construction(
+    node: &Node,
+    kinds: &IndexMap<String, Kind>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Construction> {
+    let mut m = MapReader::new(node, "`construction`", diags)?;
+    let noun = m
+        .take("noun")
+        .and_then(|n| read_str(n, "`noun`", diags))
+        .unwrap_or("deck")
+        .to_string();
+    let kind_names: Vec<&str> = kinds.keys().map(String::as_str).collect();
+    let mut ck = Vec::new();
+    if let Some(kn) = m.require("kinds", "the kinds a list may name", diags)
+        && let Some(seq) = read_seq(kn, "`kinds`", diags)
+    {
+        for k in seq {
+            if let Some(s) = read_str(k, "a kind", diags) {
+                if kinds.contains_key(s) {
+                    ck.push(s.to_string());
+                } else {
+                    diags.push(
+                        bad(
+                            k,
+                            format!("construction names unknown kind `{s}`"),
+                            format!("one of {}", quote_list(&kind_names)),
+                        )
+                        .suggest(s, kind_names.iter().copied()),
+                    );
+                }
+            }
+        }
+    }
+    let modes = m.take("modes").and_then(|n| {
+        let s = read_str(n, "`modes`", diags)?;
+        if kinds.contains_key(s) {
+            Some(s.to_string())
+        } else {
+            diags.push(bad(
+                n,
+                format!("`modes` names unknown kind `{s}`"),
+                "the kind whose components are the game modes",
+            ));
+            None
+        }
+    });
+    let mut header = IndexMap::new();
+    if let Some(hn) = m.take("header")
+        && let Some(mut hm) = MapReader::new(hn, "`header`", diags)
+    {
+        let entries: Vec<_> = hm.rest().collect();
+        for (k, v) in entries {
+            let Some(name) = k.as_str() else { continue };
+            hm.take(name);
+            if let Some(f) = read_header_field(name, v, kinds, diags) {
+                header.insert(name.to_string(), f);
+            }
+        }
+    }
+    if let Some(mk) = &modes {
+        header.insert(
+            "mode".into(),
+            HeaderField::Ref {
+                kind: mk.clone(),
+                required: false,
+            },
+        );
+    }
+    let roles: Vec<String> = m
+        .take("roles")
+        .and_then(|n| read_seq(n, "`roles`", diags))
+        .map(|seq| {
+            seq.iter()
+                .filter_map(|r| read_str(r, "a role", diags).map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    let ctx = Ctx {
+        kinds,
+        construction_kinds: ck.clone(),
+        header,
+        modes,
+    };
+    let mut rules = Vec::new();
+    if let Some(rn) = m.require("rules", "the construction rules", diags)
+        && let Some(seq) = read_seq(rn, "`rules`", diags)
+    {
+        for r in seq {
+            if let Some(rule) = read_rule(r, &ctx, &roles, false, diags) {
+                if rules
+                    .iter()
+                    .any(|x: &DeckRule| x.id == rule.id || x.parts.iter().any(|p| p.id == rule.id))
+                {
+                    diags.push(bad(
+                        r,
+                        format!("construction rule `{}` is declared twice", rule.id),
+                        "unique rule ids",
+                    ));
+                }
+                rules.push(rule);
+            }
+        }
+    }
+    m.finish(KEYS, diags);
+    Some(Construction {
+        noun,
+        kinds: ck,
+        header: ctx.header,
+        modes: ctx.modes,
+        roles,
+        rules,
+        span: node.span,
+    })
+}
+
+fn read_header_field(
+    name: &str,
+    node: &Node,
+    kinds: &IndexMap<String, Kind>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<HeaderField> {
+    let mut m = MapReader::new(node, format!("header field `{name}`"), diags)?;
+    let ty = m
+        .require("type", "`ref` or `int`", diags)
+        .and_then(|n| read_str(n, "`type`", diags).map(|s| (s, n)));
+    let to = m.take("to");
+    let required = m
+        .take("required")
+        .and_then(|n| read_bool(n, "`required`", diags))
+        .unwrap_or(false);
+    m.finish(&["type", "to", "required"], diags);
+    match ty? {
+        ("int", _) => Some(HeaderField::Int { required }),
+        ("ref", n) => {
+            let Some(to) = to.and_then(|t| read_str(t, "`to`", diags)) else {
+                diags.push(bad(
+                    n,
+                    format!("header field `{name}` is a ref without `to`"),
+                    "`to: <kind>`",
+                ));
+                return None;
+            };
+            if !kinds.contains_key(to) {
+                diags.push(bad(
+                    n,
+                    format!("header field `{name}` refers to unknown kind `{to}`"),
+                    "a declared kind",
+                ));
+                return None;
+            }
+            Some(HeaderField::Ref {
+                kind: to.to_string(),
+                required,
+            })
+        }
+        (other, n) => {
+            diags.push(bad(
+                n,
+                format!("header field `{name}` has unknown type `{other}`"),
+                "`ref` or `int`",
+            ));
+            None
+        }
+    }
+}
+
+fn read_filter(node: &Node, ctx: &Ctx, diags: &mut Vec<Diagnostic>) -> Filter {
+    let mut f = Filter::default();
+    let Some(entries) = node.as_map() else {
+        diags.push(wrong_type(
+            node,
+            "a filter",
+            "a mapping of field: value (`{kind: character, rank: basic}`)",
+        ));
+        return f;
+    };
+    for (k, v) in entries {
+        let Some(field) = read_str(k, "a filter field", diags) else {
+            continue;
+        };
+        let values: Vec<String> = match &v.value {
+            Value::Seq(items) => items.iter().filter_map(scalar).collect(),
+            _ => scalar(v).into_iter().collect(),
+        };
+        if field == "kind" {
+            for kind in &values {
+                if !ctx.construction_kinds.contains(kind) {
+                    diags.push(bad(
+                        v,
+                        format!("filter names kind `{kind}`, which lists cannot hold"),
+                        format!("one of {}", quote_list(&ctx.construction_kinds)),
+                    ));
+                }
+            }
+            f.kinds = values;
+        } else {
+            f.fields.insert(field.to_string(), values);
+        }
+    }
+    let kinds = if f.kinds.is_empty() {
+        &ctx.construction_kinds
+    } else {
+        &f.kinds
+    };
+    for field in f.fields.keys() {
+        let known = kinds
+            .iter()
+            .any(|k| ctx.kinds.get(k).is_some_and(|kd| kd.fields.contains_key(field)))
+            || BUILTIN_FIELDS.contains(&field.as_str());
+        if !known {
+            diags.push(bad(
+                node,
+                format!("filter field `{field}` is not declared by the filtered kinds"),
+                format!("a field of {}", quote_list(kinds)),
+            ));
+        }
+    }
+    f
+}
+
+fn scalar(n: &Node) -> Option<String> {
+    match &n.value {
+        Value::Str(s) => Some(s.clone()),
+        Value::Int(i) => Some(i.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        Value::Float(x) => Some(x.to_string()),
+        _ => None,
+    }
+}
+
+fn read_amount(node: &Node, ctx: &Ctx, diags: &mut Vec<Diagnostic>) -> Option<Amount> {
+    if let Value::Int(n) = node.value {
+        return Some(Amount::Number(n));
+    }
+    let mut m = MapReader::new(node, "an amount", diags)?;
+    let out = if let Some(f) = m.take("mode") {
+        let f = read_str(f, "`mode`", diags)?;
+        let ok = ctx
+            .modes
+            .as_ref()
+            .is_some_and(|mk| matches!(ctx.kinds[mk].fields.get(f).map(|s| &s.ty), Some(FieldType::Int { .. })));
+        if !ok {
+            diags.push(bad(
+                node,
+                format!("amount `{{mode: {f}}}` is not an int field of the modes kind"),
+                "`modes:` declared and an int field of it",
+            ));
+            return None;
+        }
+        Some(Amount::Mode(f.to_string()))
+    } else if let Some(h) = m.take("header") {
+        let h = read_str(h, "`header`", diags)?;
+        if !matches!(ctx.header.get(h), Some(HeaderField::Int { .. })) {
+            diags.push(bad(
+                node,
+                format!("amount `{{header: {h}}}` names no int header field"),
+                "an int field under `header:`",
+            ));
+            return None;
+        }
+        Some(Amount::Header(h.to_string()))
+    } else if let Some(k) = m.take("kit") {
+        let k = read_str(k, "`kit`", diags)?;
+        let by = m
+            .require("by", "the field of the kit pieces that names the card", diags)
+            .and_then(|n| read_str(n, "`by`", diags))?;
+        if !ctx.kinds.get(k).is_some_and(|kd| kd.fields.contains_key(by)) {
+            diags.push(bad(
+                node,
+                format!("amount `{{kit: {k}, by: {by}}}` names no such kind and field"),
+                "a kind whose `by` field names the card",
+            ));
+            return None;
+        }
+        Some(Amount::Kit {
+            kind: k.to_string(),
+            by: by.to_string(),
+        })
+    } else {
+        diags.push(bad(
+            node,
+            "an amount must be a number, `{mode: f}`, `{header: h}` or `{kit: k, by: f}`".into(),
+            "one of those forms",
+        ));
+        None
+    };
+    m.finish(&["mode", "header", "kit", "by"], diags);
+    out
+}
+
+fn read_bound(m: &mut MapReader, ctx: &Ctx, diags: &mut Vec<Diagnostic>) -> Option<Bound> {
+    let mut found = Vec::new();
+    for (key, make) in [
+        ("exactly", Bound::Exactly as fn(Amount) -> Bound),
+        ("at_least", Bound::AtLeast),
+        ("at_most", Bound::AtMost),
+    ] {
+        if let Some(n) = m.take(key)
+            && let Some(a) = read_amount(n, ctx, diags)
+        {
+            found.push((make(a), n));
+        }
+    }
+    match found.len() {
+        0 => None,
+        1 => found.pop().map(|(b, _)| b),
+        _ => {
+            diags.push(bad(
+                found[1].1,
+                "a rule gives more than one of `exactly`, `at_least`, `at_most`".into(),
+                "one bound",
+            ));
+            None
+        }
+    }
+}
+
+fn field_of_filtered(field: &str, filter: &Filter, ctx: &Ctx, want: fn(&FieldType) -> bool) -> bool {
+    let kinds = if filter.kinds.is_empty() {
+        &ctx.construction_kinds
+    } else {
+        &filter.kinds
+    };
+    kinds.iter().any(|k| {
+        ctx.kinds
+            .get(k)
+            .and_then(|kd| kd.fields.get(field))
+            .is_some_and(|s| want(&s.ty))
+    })
+}
+
+fn read_rule(node: &Node, ctx: &Ctx, roles: &[String], is_part: bool, diags: &mut Vec<Diagnostic>) -> Option<DeckRule> {
+    let mut m = MapReader::new(node, "a construction rule", diags)?;
+    let id = m
+        .require("id", "a rule id such as `XT-D1`", diags)
+        .and_then(|n| read_str(n, "the rule id", diags))
+        .map(str::to_string);
+    let cite = m
+        .take("cite")
+        .and_then(|n| read_str(n, "`cite`", diags))
+        .map(str::to_string);
+    let label = m
+        .require("label", "what the rule counts, for messages (`characters`)", diags)
+        .and_then(|n| read_str(n, "`label`", diags))
+        .map(str::to_string);
+    let mut when = IndexMap::new();
+    if let Some(w) = m.take("when")
+        && let Some(entries) = w.as_map()
+    {
+        for (k, v) in entries {
+            let Some(key) = read_str(k, "a `when` key", diags) else {
+                continue;
+            };
+            let values: Vec<String> = match &v.value {
+                Value::Seq(items) => items.iter().filter_map(scalar).collect(),
+                _ => scalar(v).into_iter().collect(),
+            };
+            match key {
+                "mode" if ctx.modes.is_none() => diags.push(bad(
+                    k,
+                    "`when: {mode}` but no `modes:` kind is declared".into(),
+                    "`modes: <kind>`",
+                )),
+                "role" => {
+                    for r in &values {
+                        if !roles.contains(r) {
+                            diags.push(bad(
+                                v,
+                                format!("`when` names unknown role `{r}`"),
+                                format!("one of {}", quote_list(roles)),
+                            ));
+                        }
+                    }
+                }
+                "mode" => {}
+                other => diags.push(bad(k, format!("`when` cannot test `{other}`"), "`mode` or `role`")),
+            }
+            when.insert(key.to_string(), values);
+        }
+    }
+    let mut filter = m.take("where").map(|n| read_filter(n, ctx, diags)).unwrap_or_default();
+    let present: Vec<&str> = CHECKS.iter().copied().filter(|k| node.get(k).is_some()).collect();
+    if present.len() != 1 {
+        diags.push(bad(
+            node,
+            format!("a construction rule needs exactly one check, found {}", present.len()),
+            format!("one of {}", quote_list(CHECKS)),
+        ));
+        m.finish(RULE_KEYS, diags);
+        return None;
+    }
+    let check = match present[0] {
+        "count" => {
+            let f = m.take("count")?;
+            if f.as_map().is_some_and(|e| !e.is_empty()) {
+                filter = read_filter(f, ctx, diags);
+            }
+            let Some(b) = read_bound(&mut m, ctx, diags) else {
+                diags.push(bad(
+                    node,
+                    "a `count` rule needs `exactly`, `at_least` or `at_most`".into(),
+                    "a bound",
+                ));
+                return None;
+            };
+            Check::Count(b)
+        }
+        "sum" => {
+            let f = m.take("sum").and_then(|n| read_str(n, "`sum`", diags))?.to_string();
+            if !field_of_filtered(&f, &filter, ctx, |t| matches!(t, FieldType::Int { .. })) {
+                diags.push(bad(
+                    node,
+                    format!("`sum: {f}` is not an int field of the filtered kinds"),
+                    "an int field",
+                ));
+            }
+            let Some(b) = read_bound(&mut m, ctx, diags) else {
+                diags.push(bad(
+                    node,
+                    "a `sum` rule needs a bound".into(),
+                    "`exactly`, `at_least` or `at_most`",
+                ));
+                return None;
+            };
+            Check::Sum { field: f, bound: b }
+        }
+        "spend" => {
+            let s = m.take("spend")?;
+            let mut sm = MapReader::new(s, "`spend`", diags)?;
+            let f = sm
+                .require("field", "the cost field", diags)
+                .and_then(|n| read_str(n, "`field`", diags))
+                .map(str::to_string);
+            let budget = sm
+                .require("budget", "the budget", diags)
+                .and_then(|n| read_amount(n, ctx, diags));
+            sm.finish(&["field", "budget"], diags);
+            Check::Spend {
+                field: f?,
+                budget: budget?,
+            }
+        }
+        "copies" => {
+            let c = m.take("copies")?;
+            let mut cm = MapReader::new(c, "`copies`", diags)?;
+            let b = read_bound(&mut cm, ctx, diags);
+            cm.finish(&["exactly", "at_least", "at_most"], diags);
+            Check::Copies(b?)
+        }
+        "requires" => {
+            let f = m
+                .take("requires")
+                .and_then(|n| read_str(n, "`requires`", diags))?
+                .to_string();
+            if !field_of_filtered(&f, &filter, ctx, |t| matches!(t, FieldType::Ref { .. })) {
+                diags.push(bad(
+                    node,
+                    format!("`requires: {f}` is not a ref field of the filtered kinds"),
+                    "a ref field",
+                ));
+            }
+            Check::Requires { field: f }
+        }
+        "belongs" => {
+            let b = m.take("belongs")?;
+            let mut bm = MapReader::new(b, "`belongs`", diags)?;
+            let f = bm
+                .require("field", "the card field", diags)
+                .and_then(|n| read_str(n, "`field`", diags))
+                .map(str::to_string);
+            let h = bm
+                .require("header", "the header field", diags)
+                .and_then(|n| read_str(n, "`header`", diags))
+                .map(str::to_string);
+            bm.finish(&["field", "header"], diags);
+            let (f, h) = (f?, h?);
+            if !matches!(ctx.header.get(&h), Some(HeaderField::Ref { .. })) {
+                diags.push(bad(
+                    b,
+                    format!("`belongs` names header `{h}`, which is not a ref header field"),
+                    "a ref field under `header:`",
+                ));
+            }
+            Check::Belongs { field: f, header: h }
+        }
+        key @ ("matches" | "reserve") => {
+            let n = m.take(key)?;
+            let mut mm = MapReader::new(n, format!("`{key}`"), diags)?;
+            let mut get = |k: &str| {
+                mm.require(k, "a name", diags)
+                    .and_then(|n| read_str(n, k, diags))
+                    .map(str::to_string)
+            };
+            let header = get("header");
+            let list = get("list");
+            let (a, b) = if key == "matches" {
+                (get("card"), get("count"))
+            } else {
+                (get("kit"), get("by"))
+            };
+            mm.finish(&["header", "list", "card", "count", "kit", "by"], diags);
+            let (header, list, a, b) = (header?, list?, a?, b?);
+            match ctx.header.get(&header) {
+                Some(HeaderField::Ref { kind, .. }) if ctx.kinds[kind].fields.contains_key(&list) => {}
+                _ => diags.push(bad(
+                    n,
+                    format!("`{key}` needs `header` to be a ref header field whose kind has a `{list}` field"),
+                    "a declared list field",
+                )),
+            }
+            if key == "matches" {
+                Check::Matches {
+                    header,
+                    list,
+                    card: a,
+                    count: b,
+                }
+            } else {
+                Check::Reserve {
+                    header,
+                    list,
+                    kit: a,
+                    by: b,
+                }
+            }
+        }
+        _ => unreachable!("CHECKS"),
+    };
+    let mut parts = Vec::new();
+    if let Some(pn) = m.take("parts") {
+        if is_part || !matches!(check, Check::Count(_)) {
+            diags.push(bad(
+                pn,
+                "only top-level `count` rules have `parts`".into(),
+                "parts under a count rule",
+            ));
+        } else if let Some(seq) = read_seq(pn, "`parts`", diags) {
+            for p in seq {
+                if let Some(part) = read_rule(p, ctx, roles, true, diags) {
+                    if !matches!(part.check, Check::Count(_)) {
+                        diags.push(bad(p, "parts are `count` rules".into(), "`count:` with a bound"));
+                        continue;
+                    }
+                    parts.push(part);
+                }
+            }
+        }
+    }
+    m.finish(RULE_KEYS, diags);
+    Some(DeckRule {
+        id: id?,
+        cite,
+        label: label?,
+        when,
+        filter,
+        check,
+        parts,
+        span: node.span,
+    })
+}

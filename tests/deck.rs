@@ -1,0 +1,408 @@
+//! `pnpkit deck`: the sample decks and armies in `data/<game>/decks/`, the
+//! construction rules with their numbers, list parsing, and a property test
+//! that mutates a legal deck and compares the validator with an independent
+//! count.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use pnpkit::check::check;
+use pnpkit::cmd::deck::{DeckReport, check_deck, human};
+use pnpkit::deck::{Context, Deck, validate};
+use pnpkit::model::{FieldValue, Game};
+use pnpkit::pack::yaml::Limits;
+use proptest::prelude::*;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn games() -> &'static Vec<Game> {
+    static GAMES: OnceLock<Vec<Game>> = OnceLock::new();
+    GAMES.get_or_init(|| {
+        let report = check(&root().join("data"), &[], &Limits::default()).expect("data readable");
+        assert!(!report.has_errors(), "shipped data has errors");
+        report.games
+    })
+}
+
+fn game(id: &str) -> &'static Game {
+    games().iter().find(|g| g.id == id).expect("shipped game")
+}
+
+fn samples(id: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = fs::read_dir(root().join("data").join(id).join("decks"))
+        .map(|rd| rd.map(|e| e.unwrap().path()).collect())
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+/// Role and mode flags a sample needs, read from its `--role` hint.
+fn run(id: &str, path: &Path) -> DeckReport {
+    let rel = path.strip_prefix(root()).unwrap();
+    check_deck(game(id), rel, &Context::default()).expect("readable")
+}
+
+/// Rule ids named in a sample's leading comment: `(XT-D2)`.
+fn named_rules(text: &str) -> BTreeSet<String> {
+    let head: String = text
+        .lines()
+        .take_while(|l| l.starts_with('#'))
+        .collect::<Vec<_>>()
+        .join(" ");
+    head.split(['(', ')', ',', ' '])
+        .filter(|w| w.contains("-D") && w.chars().next().is_some_and(|c| c.is_ascii_uppercase()))
+        .map(|w| w.trim_end_matches('.').to_string())
+        .collect()
+}
+
+fn violated(report: &DeckReport) -> BTreeSet<String> {
+    report
+        .verdict
+        .as_ref()
+        .map(|v| v.violations.iter().flat_map(|x| x.rules.iter().cloned()).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn every_game_has_a_legal_plain_text_sample_and_samples_behave_as_named() {
+    for g in games() {
+        let files = samples(&g.id);
+        assert!(
+            files.iter().any(|p| p.extension().is_some_and(|e| e == "txt")
+                && !p.file_name().unwrap().to_string_lossy().starts_with("illegal-")),
+            "{}: no legal plain-text sample in data/{}/decks/",
+            g.id,
+            g.id
+        );
+        for path in files {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let report = run(&g.id, &path);
+            let shown = human(&report, g, false);
+            if name.starts_with("illegal-") {
+                assert!(!report.is_legal(), "{name} should be illegal\n{shown}");
+                let named = named_rules(&fs::read_to_string(&path).unwrap());
+                assert!(!named.is_empty(), "{name}: the first line names no rule id");
+                let got: BTreeSet<String> = violated(&report)
+                    .iter()
+                    .map(|r| r.trim_end_matches(char::is_lowercase).to_string())
+                    .collect();
+                assert_eq!(
+                    named, got,
+                    "{name}: rules named in its comment vs rules broken\n{shown}"
+                );
+                insta::assert_snapshot!(format!("deck-{}-{}", g.id, name.replace('.', "-")), shown);
+            } else {
+                assert!(report.is_legal(), "{name} should be legal\n{shown}");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_construction_rule_has_an_illegal_sample() {
+    for g in games() {
+        let Some(c) = &g.construction else {
+            panic!("{} declares no construction rules", g.id)
+        };
+        let mut broken = BTreeSet::new();
+        for path in samples(&g.id) {
+            if path.file_name().unwrap().to_string_lossy().starts_with("illegal-") {
+                broken.extend(
+                    violated(&run(&g.id, &path))
+                        .into_iter()
+                        .map(|r| r.trim_end_matches(char::is_lowercase).to_string()),
+                );
+            }
+        }
+        for rule in &c.rules {
+            assert!(
+                broken.contains(&rule.id),
+                "{}: no illegal sample breaks {}",
+                g.id,
+                rule.id
+            );
+        }
+    }
+}
+
+fn message_of(id: &str, file: &str) -> String {
+    let report = run(id, &root().join("data").join(id).join("decks").join(file));
+    report
+        .diagnostics
+        .iter()
+        .map(|d| d.message.clone())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn messages_carry_the_numbers() {
+    let cases = [
+        (
+            "xterminio",
+            "illegal-basic-short.txt",
+            "XT-D2, XT-D2a (Deck composition): characters: 32 of 33 — basic: 11 of 12",
+        ),
+        (
+            "xterminio",
+            "illegal-over-60.txt",
+            "XT-D1 (Deck size): cards: 61 (at most 60)",
+        ),
+        (
+            "xterminio",
+            "illegal-over-60.txt",
+            "XT-D3 (Deck composition): equipment and actions: 24 of 23",
+        ),
+        ("xterminio", "illegal-zones.txt", "zones: 3 of 4"),
+        (
+            "xterminio",
+            "illegal-powered-without-base.txt",
+            "powered characters: Powered Militiaman needs Militiaman in the deck",
+        ),
+        (
+            "unmatched",
+            "illegal-29-cards.txt",
+            "UM-D1 (Each hero's material): cards: 29 of 30",
+        ),
+        (
+            "unmatched",
+            "illegal-other-hero.txt",
+            "hero's cards: Croquet Match belongs to Alice, not Medusa",
+        ),
+        (
+            "mythic",
+            "illegal-points-left.txt",
+            "recruitment points: 11 spent of 12 — 1 left while 5 cards are still affordable",
+        ),
+        (
+            "mythic",
+            "illegal-over-budget.txt",
+            "recruitment points: 13 spent of 12",
+        ),
+        ("mythic", "illegal-two-gods.txt", "gods: 2 of 1"),
+        (
+            "mythic",
+            "illegal-ally-with-god.yaml",
+            "gods (3-vs-1 ally): 1 (none allowed)",
+        ),
+        (
+            "mythic",
+            "illegal-ally-over-points.yaml",
+            "recruitment points (3-vs-1 ally): 7 spent of 6",
+        ),
+        (
+            "mythic",
+            "illegal-unit-twice.txt",
+            "units: 2 copies of Hoplites (at most 1)",
+        ),
+        (
+            "openwars",
+            "illegal-queen-twice.txt",
+            "unique units: 2 copies of Amazon Queen (at most 1)",
+        ),
+        ("openwars", "illegal-over-gold.yaml", "army value: 29 (at most 25)"),
+        (
+            "onevmany",
+            "illegal-wrong-lineup.txt",
+            "starting tokens: 4 Minion where The Horde Lord lists 5",
+        ),
+        (
+            "onevmany",
+            "illegal-more-than-the-kit.txt",
+            "tokens in the kit: 11 copies of Minion (at most 10)",
+        ),
+        (
+            "onevmany",
+            "illegal-more-than-the-kit.txt",
+            "reserve: Minion has no token left for the reserve (10 in the kit, 11 in play)",
+        ),
+    ];
+    for (id, file, want) in cases {
+        let got = message_of(id, file);
+        assert!(got.contains(want), "{id}/{file}: `{want}` not in\n{got}");
+    }
+}
+
+#[test]
+fn every_shipped_boss_lineup_fits_the_kit() {
+    let g = game("onevmany");
+    let c = g.construction.as_ref().unwrap();
+    for boss in &g.components["boss"] {
+        let mut deck = Deck::default();
+        deck.header.insert("boss".into(), (boss.id.clone(), Default::default()));
+        for t in boss.field("start_tokens").and_then(FieldValue::as_list).unwrap() {
+            let rec = t.as_record().unwrap();
+            let unit = rec["unit"].as_str().unwrap();
+            deck.add(
+                "many",
+                unit,
+                rec["count"].as_int().unwrap() as u32,
+                Default::default(),
+                None,
+            );
+        }
+        let v = validate(g, c, &deck, &Context::default());
+        assert!(v.is_legal(), "{}: {:?}", boss.id, v.violations);
+    }
+}
+
+#[test]
+fn names_match_in_either_locale_ignoring_case_accents_and_count_styles() {
+    let g = game("xterminio");
+    let c = g.construction.as_ref().unwrap();
+    let mut diags = Vec::new();
+    let text = "# comment\nEquipment:\n2x BOTIQUIN\n1 x  granada de HUMO\n3 first-aid kit # trailing comment\nFrancotiradora\n2 Granade de humo\n";
+    let deck = pnpkit::deck::list::parse_text(text, pnpkit::diag::FileId(0), g, c, &mut diags);
+    let copies = deck.copies();
+    assert_eq!(copies.get("botiquin"), Some(&5), "{copies:?}");
+    assert_eq!(copies.get("granada-de-humo"), Some(&1));
+    assert_eq!(deck.entries[0].section.as_deref(), Some("Equipment"));
+    let msgs: Vec<String> = diags.iter().map(|d| format!("{} | {:?}", d.message, d.help)).collect();
+    assert_eq!(msgs.len(), 2, "{msgs:?}");
+    assert!(msgs[0].contains("`Francotiradora` has no number of copies"), "{msgs:?}");
+    assert!(
+        msgs[1].contains("no card is called `Granade de humo`") && msgs[1].contains("Granada de humo"),
+        "{msgs:?}"
+    );
+    assert_eq!(diags[1].span.unwrap().line, 7);
+}
+
+/// XTerminio's deck rules counted directly from the cards, independently of
+/// the declarative validator.
+fn xt_expected(g: &Game, copies: &[(String, u32)]) -> BTreeSet<String> {
+    let comp = |id: &str| g.components.values().flatten().find(|c| c.id == id).unwrap();
+    let flag = |c: &pnpkit::model::Component, f: &str| matches!(c.field(f), Some(FieldValue::Bool(true)));
+    let rank = |c: &pnpkit::model::Component| c.field("rank").and_then(FieldValue::as_str).unwrap_or("").to_string();
+    let mut by = std::collections::BTreeMap::<&str, u32>::new();
+    let (mut total, mut chars, mut equip, mut zones) = (0, 0, 0, 0);
+    let mut out = BTreeSet::new();
+    for (id, n) in copies {
+        let c = comp(id);
+        total += n;
+        match c.kind.as_str() {
+            "character" => {
+                chars += n;
+                let key = match (rank(c).as_str(), flag(c, "powered"), flag(c, "protagonist")) {
+                    ("basic", false, _) => "a",
+                    ("basic", true, _) => "b",
+                    ("initial", false, _) => "c",
+                    ("initial", true, _) => "d",
+                    ("advanced", false, _) => "e",
+                    ("advanced", true, _) => "f",
+                    ("superior", _, false) => "g",
+                    _ => "h",
+                };
+                *by.entry(key).or_default() += n;
+                if flag(c, "powered") {
+                    let base = c.field("base").and_then(FieldValue::as_str).unwrap();
+                    if !copies.iter().any(|(b, _)| b == base) {
+                        out.insert("XT-D5".to_string());
+                    }
+                }
+            }
+            "zone" => zones += n,
+            _ => equip += n,
+        }
+    }
+    if total > 60 {
+        out.insert("XT-D1".into());
+    }
+    if chars != 33 {
+        out.insert("XT-D2".into());
+    }
+    for (k, want) in [
+        ("a", 12),
+        ("b", 1),
+        ("c", 9),
+        ("d", 1),
+        ("e", 6),
+        ("f", 1),
+        ("g", 2),
+        ("h", 1),
+    ] {
+        if by.get(k).copied().unwrap_or(0) != want {
+            out.insert(format!("XT-D2{k}"));
+        }
+    }
+    if equip != 23 {
+        out.insert("XT-D3".into());
+    }
+    if zones != 4 {
+        out.insert("XT-D4".into());
+    }
+    out
+}
+
+fn legal_xt() -> Vec<(String, u32)> {
+    let report = run("xterminio", &root().join("data/xterminio/decks/resistance-starter.txt"));
+    assert!(report.is_legal());
+    report.deck.entries.iter().map(|e| (e.id.clone(), e.count)).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+    #[test]
+    fn mutated_xterminio_decks_agree_with_an_independent_count(
+        edits in proptest::collection::vec((0usize..200, -2i32..=2), 1..5)
+    ) {
+        let g = game("xterminio");
+        let c = g.construction.as_ref().unwrap();
+        let pool: Vec<&pnpkit::model::Component> = c.kinds.iter().flat_map(|k| g.components[k].iter()).collect();
+        let mut copies = legal_xt();
+        for (pick, delta) in edits {
+            let card = pool[pick % pool.len()];
+            match copies.iter_mut().find(|(id, _)| *id == card.id) {
+                Some((_, n)) => *n = (*n as i32 + delta).max(0) as u32,
+                None if delta > 0 => copies.push((card.id.clone(), delta as u32)),
+                None => {}
+            }
+        }
+        copies.retain(|(_, n)| *n > 0);
+        let mut deck = Deck::default();
+        for (id, n) in &copies {
+            let kind = pool.iter().find(|c| &c.id == id).unwrap().kind.clone();
+            deck.add(&kind, id, *n, Default::default(), None);
+        }
+        let verdict = validate(g, c, &deck, &Context::default());
+        let got: BTreeSet<String> = verdict.violations.iter().flat_map(|v| v.rules.iter().cloned()).collect();
+        // A failing group reports its own id only when its total is off; the
+        // independent count says the same.
+        prop_assert_eq!(got, xt_expected(g, &copies));
+    }
+
+    #[test]
+    fn random_mythic_armies_agree_with_an_independent_points_count(
+        picks in proptest::collection::vec((0usize..19, 1u32..=2), 0..8)
+    ) {
+        let g = game("mythic");
+        let c = g.construction.as_ref().unwrap();
+        let pool: Vec<&pnpkit::model::Component> = c.kinds.iter().flat_map(|k| g.components[k].iter()).collect();
+        let mut deck = Deck::default();
+        for (i, n) in &picks {
+            let card = pool[i % pool.len()];
+            deck.add(&card.kind, &card.id, *n, Default::default(), None);
+        }
+        let ctx = Context { mode: Some("duel".into()), ..Context::default() };
+        let verdict = validate(g, c, &deck, &ctx);
+        let got: BTreeSet<String> = verdict.violations.iter().flat_map(|v| v.rules.iter().cloned()).collect();
+        let cost = |id: &str| pool.iter().find(|c| c.id == id).unwrap().field("cost").and_then(FieldValue::as_int).unwrap();
+        let spent: i64 = deck.entries.iter().map(|e| cost(&e.id) * i64::from(e.count)).sum();
+        let gods: u32 = deck.entries.iter().filter(|e| {
+            pool.iter().find(|c| c.id == e.id).unwrap().field("category").and_then(FieldValue::as_str) == Some("god")
+        }).map(|e| e.count).sum();
+        let mut want = BTreeSet::new();
+        if gods != 1 { want.insert("MB-D1".to_string()); }
+        if deck.entries.iter().any(|e| e.count > 1) { want.insert("MB-D5".to_string()); }
+        let left = 12 - spent;
+        let can_buy = pool.iter().any(|p| {
+            let k = cost(&p.id);
+            k > 0 && k <= left && !deck.entries.iter().any(|e| e.id == p.id)
+        });
+        if spent > 12 || (spent < 12 && can_buy) { want.insert("MB-D3".to_string()); }
+        prop_assert_eq!(got, want);
+    }
+}
