@@ -87,7 +87,7 @@ pub fn check_log(data: &Path, path: &Path, options: &Options) -> Result<LogRepor
             return Ok(report);
         }
     };
-    let Some(log) = check_decks(&game, log, &text, &mut report) else {
+    let Some(log) = check_decks(&game, log, path, &text, &mut report)? else {
         return Ok(report);
     };
     match engine.replay(&log, options) {
@@ -110,16 +110,33 @@ pub fn check_log(data: &Path, path: &Path, options: &Options) -> Result<LogRepor
 
 /// Validates each player's `deck:` with the game's construction rules and
 /// hands it to the engine as `{card id: copies}`; `None` when a deck is illegal.
-fn check_decks(game: &Game, mut log: log::Log, text: &str, report: &mut LogReport) -> Option<log::Log> {
+fn check_decks(game: &Game, mut log: log::Log, path: &Path, text: &str, report: &mut LogReport) -> Result<Option<log::Log>, Fatal> {
     let Some(c) = &game.construction else {
-        return Some(log);
+        return Ok(Some(log));
     };
     let mode = log.header.get("mode").and_then(Json::as_str).map(str::to_string);
     let mut ok = true;
     for (i, player) in log.players.iter().enumerate() {
         let Some(node) = &player.deck else { continue };
         let mut diags = Vec::new();
-        let deck = crate::deck::list::parse_node(node, text, game, c, false, &mut diags);
+        let deck = match node.as_str().filter(|s| is_deck_file(s)) {
+            // `deck: ../decks/starter.txt`, relative to the log.
+            Some(rel) => {
+                let file = path.parent().unwrap_or(Path::new("")).join(rel);
+                match read_deck_file(&file, game, c, report, &mut diags)? {
+                    Some(d) => d,
+                    None => {
+                        diags.push(
+                            Diagnostic::new(Code::DeckFormat, format!("{}'s deck file `{rel}` cannot be found", player.name))
+                                .at(node.span)
+                                .expected(format!("a deck list at `{}`", file.display())),
+                        );
+                        crate::deck::Deck::default()
+                    }
+                }
+            }
+            None => crate::deck::list::parse_node(node, text, game, c, false, &mut diags),
+        };
         let fields = log
             .header
             .get("players")
@@ -176,7 +193,46 @@ fn check_decks(game: &Game, mut log: log::Log, text: &str, report: &mut LogRepor
             p.insert("deck".into(), Json::Object(copies));
         }
     }
-    ok.then_some(log)
+    Ok(ok.then_some(log))
+}
+
+/// A one-line `deck:` ending in a list file's extension is a path.
+fn is_deck_file(s: &str) -> bool {
+    !s.contains('\n') && [".txt", ".yaml", ".yml"].iter().any(|e| s.trim_end().ends_with(e))
+}
+
+/// Reads a deck list file named by a log; `None` if it does not exist.
+fn read_deck_file(
+    file: &Path,
+    game: &Game,
+    c: &crate::deck::Construction,
+    report: &mut LogReport,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Option<crate::deck::Deck>, Fatal> {
+    if !file.is_file() {
+        return Ok(None);
+    }
+    let limits = Limits::default();
+    let text: Arc<str> = match pack::read_file(file, &limits)? {
+        ReadFile::Text(t) => t,
+        ReadFile::Rejected(make) => {
+            let id = report.sources.add(file.to_path_buf(), Arc::from(""));
+            diags.push(make(id));
+            return Ok(Some(crate::deck::Deck::default()));
+        }
+    };
+    let id = report.sources.add(file.to_path_buf(), text.clone());
+    if matches!(file.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")) {
+        match pack::parse_yaml(&text, id, &limits) {
+            Ok(node) => Ok(Some(crate::deck::list::parse_node(&node, &text, game, c, true, diags))),
+            Err(d) => {
+                diags.push(*d);
+                Ok(Some(crate::deck::Deck::default()))
+            }
+        }
+    } else {
+        Ok(Some(crate::deck::list::parse_text(&text, id, game, c, diags)))
+    }
 }
 
 fn quote<'a>(items: impl Iterator<Item = &'a str>) -> String {
