@@ -601,23 +601,57 @@ impl OneVMany {
     }
 
     fn wrong_phase(&self, s: &State, what: &str) -> Violation {
-        let (rule, expected) = match s.phase {
-            Phase::Reveal => ("OVM-2", "the round start: reveal the scenario"),
-            Phase::Deploy => ("OVM-2", "the round start: MANY deploys its tokens on red squares"),
-            Phase::Place => ("OVM-2", "the round start: ONE places its token on a blue square"),
-            Phase::One => ("OVM-3", "ONE's actions"),
+        let (rule, msg, expected): (&'static str, String, String) = match s.phase {
+            Phase::Reveal => (
+                "OVM-2",
+                format!("{what} comes before the round's scenario is revealed"),
+                "`reveal`: ONE turns over the next scenario".into(),
+            ),
+            Phase::Deploy => (
+                "OVM-2",
+                format!("{what} comes before MANY has deployed its starting tokens"),
+                format!("`deploy` of the {} token(s) still to set on red squares", s.deploy_left),
+            ),
+            Phase::Place => (
+                "OVM-2",
+                format!("{what} comes before ONE has placed its token"),
+                "`place`: ONE on a free blue square".into(),
+            ),
+            Phase::One => (
+                "OVM-3",
+                format!("{what} is not possible during ONE's actions"),
+                "an action of ONE, or the end of ONE's turn".into(),
+            ),
             Phase::Cleared => (
                 "OVM-10",
-                "the end of the turn: the board is clear, so the rest of the turn is skipped",
+                format!("{what} comes after the board was cleared: the round is over and the rest of the turn is skipped"),
+                "the end of the turn, then the upgrade phase".into(),
             ),
-            Phase::Many => ("OVM-3", "MANY's unit activations"),
-            Phase::Draw | Phase::Pair | Phase::Pick => ("OVM-11", "the upgrade phase"),
-            Phase::Ready => ("OVM-11", "the end of the upgrade phase"),
-            Phase::Over => ("OVM-13", "nothing: the game is over"),
+            Phase::Many => (
+                "OVM-3",
+                format!("{what} is not possible during MANY's activations"),
+                "a MANY unit's activation or action, or the end of MANY's turn".into(),
+            ),
+            Phase::Draw | Phase::Pair | Phase::Pick => (
+                "OVM-11",
+                format!("{what} is not possible during the upgrade phase"),
+                format!(
+                    "the upgrade phase's next step, `{}`",
+                    match s.phase {
+                        Phase::Draw => "draw-upgrades",
+                        Phase::Pair => "pair",
+                        _ => "pick",
+                    }
+                ),
+            ),
+            Phase::Ready => (
+                "OVM-11",
+                format!("{what} comes after the upgrade phase"),
+                "the end of MANY's turn (the next round starts with ONE's)".into(),
+            ),
+            Phase::Over => ("OVM-13", "the game is over".into(), "nothing".into()),
         };
-        v(rule, format!("{what} does not belong in this part of the turn"))
-            .expected(expected)
-            .found(what.to_string())
+        v(rule, msg).expected(expected).found(what.to_string())
     }
 
     fn validate_end_turn(&self, s: &State) -> Result<(), Violation> {
