@@ -363,13 +363,10 @@ impl OneVMany {
         out
     }
 
-    /// Sources that may bring reserve tokens in (MANY's cards and the
-    /// round's scenario).
+    /// Sources that may bring reserve tokens in: MANY's upgrades and, in the
+    /// boss round, the boss showdown.
     fn reinforce_sources(&self, s: &State) -> Vec<String> {
         let mut out = Vec::new();
-        if s.scenario != NONE && self.t.scenarios[s.scenario as usize].ability {
-            out.push(self.t.scenarios[s.scenario as usize].id.clone());
-        }
         if s.round == self.t.boss_round {
             out.push(self.t.bosses[s.boss as usize].id.clone());
         }
@@ -392,7 +389,7 @@ impl OneVMany {
     }
 
     fn check_effect(&self, s: &State, e: &Effect, rule: &'static str) -> Result<(), Violation> {
-        for (q, _) in &e.life {
+        for q in e.life.keys() {
             let sq = self.sq(q, rule, "an effect's life change on")?;
             if s.occ[sq as usize] == FREE {
                 return Err(v(
@@ -624,7 +621,9 @@ impl OneVMany {
             ),
             Phase::Cleared => (
                 "OVM-10",
-                format!("{what} comes after the board was cleared: the round is over and the rest of the turn is skipped"),
+                format!(
+                    "{what} comes after the board was cleared: the round is over and the rest of the turn is skipped"
+                ),
                 "the end of the turn, then the upgrade phase".into(),
             ),
             Phase::Many => (
@@ -675,7 +674,11 @@ impl OneVMany {
                         ),
                     )
                     .expected(format!("all {} units on the board activated", s.alive))
-                    .found(format!("{} not activated", waiting.len())))
+                    .found(format!(
+                        "{} unit(s) never activated: {}",
+                        waiting.len(),
+                        waiting.join(", ")
+                    )))
                 }
             }
             Phase::Reveal | Phase::Deploy | Phase::Place => {
@@ -1164,9 +1167,9 @@ impl OneVMany {
                     return Err(self.wrong_phase(s, "a reinforcement"));
                 }
                 let src = self.source(s, by)?;
-                if matches!(src, Source::Character | Source::Unit(_) | Source::OneUpgrade(_)) {
+                if !matches!(src, Source::Boss | Source::ManyUpgrade(_)) {
                     return Err(v("OVM-1", format!("`{by}` cannot bring MANY tokens from the reserve"))
-                        .expected("a MANY upgrade, the boss showdown or the scenario")
+                        .expected("a MANY upgrade, or the boss showdown in the boss round")
                         .found(by));
                 }
                 let ty = self.t.unit(unit).ok_or_else(|| {
