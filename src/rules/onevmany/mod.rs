@@ -190,17 +190,17 @@ impl OneVMany {
     fn many_damage(&self, s: &State, ty: u8) -> i8 {
         let u = &self.t.units[ty as usize];
         let melee = if u.range == 1 { s.many_melee } else { 0 };
-        (u.damage + melee + s.bonus_dmg).max(0)
+        u.damage.saturating_add(melee).saturating_add(s.bonus_dmg).max(0)
     }
 
     fn many_range(&self, s: &State, ty: u8) -> i8 {
         let u = &self.t.units[ty as usize];
         let ranged = if u.range >= 2 { s.many_ranged } else { 0 };
-        u.range + ranged + s.bonus_range
+        u.range.saturating_add(ranged).saturating_add(s.bonus_range)
     }
 
     fn many_actions(&self, s: &State, ty: u8) -> i8 {
-        self.t.units[ty as usize].actions + s.bonus_ap
+        self.t.units[ty as usize].actions.saturating_add(s.bonus_ap)
     }
 
     fn unit_name(&self, ty: u8) -> &str {
@@ -470,9 +470,9 @@ impl OneVMany {
     }
 
     fn apply_effect(&self, s: &mut State, e: &Effect) {
-        s.bonus_ap += e.actions;
-        s.bonus_range += e.range;
-        s.bonus_dmg += e.damage;
+        s.bonus_ap = s.bonus_ap.saturating_add(e.actions);
+        s.bonus_range = s.bonus_range.saturating_add(e.range);
+        s.bonus_dmg = s.bonus_dmg.saturating_add(e.damage);
         s.climb |= e.climb;
         for q in &e.remove {
             if let Some(sq) = self.t.square(q) {
@@ -587,14 +587,15 @@ impl OneVMany {
     }
 
     fn one_left(&self, s: &State) -> i8 {
-        s.one_ap + s.bonus_ap - s.spent
+        s.one_ap.saturating_add(s.bonus_ap).saturating_sub(s.spent)
     }
 
     fn unit_left(&self, s: &State) -> i8 {
         if s.active == NONE {
             return 0;
         }
-        self.many_actions(s, s.tokens[s.active as usize].ty) - s.spent
+        self.many_actions(s, s.tokens[s.active as usize].ty)
+            .saturating_sub(s.spent)
     }
 
     fn wrong_phase(&self, s: &State, what: &str) -> Violation {
@@ -876,7 +877,10 @@ impl OneVMany {
                     let left = self.one_left(s);
                     if left < 1 {
                         return Err(v("OVM-4", "ONE has no action point left for a move")
-                            .expected(format!("at most {} action points this turn", s.one_ap + s.bonus_ap))
+                            .expected(format!(
+                                "at most {} action points this turn",
+                                s.one_ap.saturating_add(s.bonus_ap)
+                            ))
                             .found(format!("a move after spending {}", s.spent)));
                     }
                     let dest = self.sq(to, "OVM-5", "the move's destination")?;
@@ -957,7 +961,10 @@ impl OneVMany {
                 Phase::One => {
                     if self.one_left(s) < 1 {
                         return Err(v("OVM-4", "ONE has no action point left for an attack")
-                            .expected(format!("at most {} action points this turn", s.one_ap + s.bonus_ap))
+                            .expected(format!(
+                                "at most {} action points this turn",
+                                s.one_ap.saturating_add(s.bonus_ap)
+                            ))
                             .found(format!("an attack after spending {}", s.spent)));
                     }
                     let t = self.sq(target, "OVM-6", "the attack's target")?;
@@ -968,7 +975,7 @@ impl OneVMany {
                                 .found(format!("{target}, {}", self.describe(s, t))),
                         );
                     }
-                    let range = s.one_range + s.bonus_range;
+                    let range = s.one_range.saturating_add(s.bonus_range);
                     match self.t.line_distance(s.one_sq, t) {
                         Some(d) if d <= range => Ok(()),
                         Some(d) => Err(v("OVM-6", format!("{target} is out of ONE's range"))
@@ -1469,11 +1476,11 @@ impl Engine for OneVMany {
                         } else {
                             1
                         };
-                        s.spent += cost;
+                        s.spent = s.spent.saturating_add(cost);
                         let from = s.one_sq;
                         self.relocate(&mut s, from, dest);
                     } else {
-                        s.spent += 1;
+                        s.spent = s.spent.saturating_add(1);
                         let from = s.tokens[s.active as usize].sq;
                         self.relocate(&mut s, from, dest);
                     }
@@ -1481,9 +1488,9 @@ impl Engine for OneVMany {
             }
             Action::Attack { target } => {
                 if let Some(t) = self.t.square(target) {
-                    s.spent += 1;
+                    s.spent = s.spent.saturating_add(1);
                     if s.phase == Phase::One {
-                        let dmg = (s.one_dmg + s.bonus_dmg).max(0);
+                        let dmg = s.one_dmg.saturating_add(s.bonus_dmg).max(0);
                         self.change_life(&mut s, t, -dmg);
                     } else {
                         let dmg = self.many_damage(&s, s.tokens[s.active as usize].ty);
@@ -1502,7 +1509,7 @@ impl Engine for OneVMany {
             Action::Interact { interaction, effect } => {
                 let sc = &self.t.scenarios[s.scenario as usize];
                 if let Some(&(_, cost)) = sc.interactions.get((*interaction as usize).wrapping_sub(1)) {
-                    s.spent += cost;
+                    s.spent = s.spent.saturating_add(cost);
                 }
                 self.apply_effect(&mut s, effect);
                 self.after_losses(&mut s);
@@ -1517,7 +1524,7 @@ impl Engine for OneVMany {
                         .many_upgrade(card)
                         .and_then(|u| self.t.many_upgrades[u as usize].equipment)
                 };
-                s.spent += cost.unwrap_or(0);
+                s.spent = s.spent.saturating_add(cost.unwrap_or(0));
                 self.apply_effect(&mut s, effect);
                 self.after_losses(&mut s);
             }
@@ -1626,7 +1633,7 @@ impl Engine for OneVMany {
                         }
                         out.push(Action::Move { to: name(q) });
                     }
-                    let range = s.one_range + s.bonus_range;
+                    let range = s.one_range.saturating_add(s.bonus_range);
                     for k in &s.tokens {
                         if k.sq != NONE && self.t.line_distance(s.one_sq, k.sq).is_some_and(|d| d <= range) {
                             out.push(Action::Attack { target: name(k.sq) });

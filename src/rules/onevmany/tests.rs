@@ -305,3 +305,22 @@ fn write_sample_game() {
         Err(_) => println!("{text}"),
     }
 }
+
+#[test]
+fn extreme_recorded_effects_do_not_panic() {
+    let p = Prepared(engine());
+    let text = "game: onevmany\nplayers:\n  - {name: Ana, side: one, character: coloso}\n  - {name: Ben, side: many, boss: reina-arquera}\nturns:\n  - player: Ana\n    actions:\n      - {do: reveal, scenario: arena}\n      - {do: deploy, unit: arquero, square: A4}\n      - {do: deploy, unit: arquero, square: H4}\n      - {do: deploy, unit: arquero, square: D1}\n      - {do: deploy, unit: esbirro, square: A5}\n      - {do: deploy, unit: esbirro, square: H5}\n      - {do: place, square: D6}\n      - {do: trigger, by: coloso, effect: {actions: 127, range: 127, damage: 127}}\n      - {do: trigger, by: coloso, effect: {actions: 127, range: 127, damage: 127, life: {D6: 127, A4: -128}}}\n      - {do: attack, target: D1}\n      - {do: trigger, by: coloso, effect: {actions: -128, life: {D6: -128}}}\n";
+    let r = p.replay_text(text).expect("log understood");
+    assert!(r.failure.is_none(), "{:?}", r.failure);
+    assert_eq!(r.ending.map(|e| e.reason), Some("hero-fallen".to_string()));
+}
+
+trait ReplayText {
+    fn replay_text(&self, text: &str) -> Option<crate::rules::Replay>;
+}
+
+impl ReplayText for Prepared<OneVMany> {
+    fn replay_text(&self, text: &str) -> Option<crate::rules::Replay> {
+        self.replay(&random::parse_log(text).ok()?, &Options::default()).ok()
+    }
+}
