@@ -169,9 +169,7 @@ fn boxed<E: Engine>(game: &Game) -> Result<Box<dyn Replayer>, String> {
 }
 
 /// One entry per game with an engine: pack id and constructor.
-const ENGINES: &[(&str, Constructor)] = &[
-    (unmatched::Unmatched::GAME, boxed::<unmatched::Unmatched>),
-];
+const ENGINES: &[(&str, Constructor)] = &[(unmatched::Unmatched::GAME, boxed::<unmatched::Unmatched>)];
 
 /// The engine of `game`, if pnpkit has one (`Err` when the pack lacks data
 /// the engine needs).

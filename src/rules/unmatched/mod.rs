@@ -145,16 +145,23 @@ impl Effect {
 #[serde(tag = "do", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Action {
     /// Medusa's start-of-turn ability: 1 damage to an enemy in her zone.
-    Gaze { target: String },
+    Gaze {
+        target: String,
+    },
     /// Action: draw the card named (none when the deck is empty: exhaustion).
     Maneuver {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         draw: Option<String>,
     },
     /// During a maneuver, before moving: discard a card for its boost.
-    Boost { card: String },
+    Boost {
+        card: String,
+    },
     /// During a maneuver: one figure goes to a space within its move.
-    Move { fighter: String, to: String },
+    Move {
+        fighter: String,
+        to: String,
+    },
     /// Action: play a scheme card; its outcome in `effect`.
     Scheme {
         card: String,
@@ -184,7 +191,9 @@ pub enum Action {
         winner: Option<Side>,
     },
     /// End of turn: discard one card to get down to the hand limit.
-    Discard { card: String },
+    Discard {
+        card: String,
+    },
     EndTurn,
 }
 
@@ -226,7 +235,12 @@ enum Phase {
     /// After a maneuver's draw: boost (once, first) and moves.
     Maneuver { boost: u8, boosted: bool, moved: u16 },
     /// An attack waits for the defender.
-    Combat { attacker: u8, target: u8, card: u8, extra: u8 },
+    Combat {
+        attacker: u8,
+        target: u8,
+        card: u8,
+        extra: u8,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -341,9 +355,12 @@ impl Unmatched {
     fn card(&self, s: &State, p: u8, id: &str, rule: &'static str) -> Result<u8, Violation> {
         let hero = self.hero(s, p);
         hero.card(id).ok_or_else(|| {
-            v(rule, format!("`{id}` is not a card of {}'s deck ({})", s.name(p), hero.id))
-                .expected(format!("a card of {}", hero.id))
-                .found(format!("`{id}`"))
+            v(
+                rule,
+                format!("`{id}` is not a card of {}'s deck ({})", s.name(p), hero.id),
+            )
+            .expected(format!("a card of {}", hero.id))
+            .found(format!("`{id}`"))
         })
     }
 
@@ -353,9 +370,19 @@ impl Unmatched {
             return Ok(());
         }
         let id = &self.hero(s, p).cards[c as usize].id;
-        Err(v(rule, format!("{} has no{} `{id}` in hand", s.name(p), if need > 1 { " second" } else { "" }))
-            .expected(format!("a card from {}'s hand: {}", s.name(p), self.hand_list(s, p)))
-            .found(format!("{} `{id}` in hand", plural(pl.hand[c as usize], "copy of", "copies of"))))
+        Err(v(
+            rule,
+            format!(
+                "{} has no{} `{id}` in hand",
+                s.name(p),
+                if need > 1 { " second" } else { "" }
+            ),
+        )
+        .expected(format!("a card from {}'s hand: {}", s.name(p), self.hand_list(s, p)))
+        .found(format!(
+            "{} `{id}` in hand",
+            plural(pl.hand[c as usize], "copy of", "copies of")
+        )))
     }
 
     fn hand_list(&self, s: &State, p: u8) -> String {
@@ -394,9 +421,12 @@ impl Unmatched {
     fn free_action(&self, s: &State, what: &str) -> Result<(), Violation> {
         let max = self.t.numbers.actions_per_turn;
         if s.actions >= max {
-            return Err(v(ACTIONS, format!("{} has already taken {max} actions this turn", s.name(s.to_move)))
-                .expected(format!("exactly {max} actions per turn"))
-                .found(format!("a {} action ({what})", ordinal(s.actions + 1))));
+            return Err(v(
+                ACTIONS,
+                format!("{} has already taken {max} actions this turn", s.name(s.to_move)),
+            )
+            .expected(format!("exactly {max} actions per turn"))
+            .found(format!("a {} action ({what})", ordinal(s.actions + 1))));
         }
         Ok(())
     }
@@ -505,7 +535,11 @@ impl Unmatched {
                 if s.actions < max {
                     return Err(v(
                         ACTIONS,
-                        format!("{} takes only {} this turn", s.name(p), plural(s.actions, "action", "actions")),
+                        format!(
+                            "{} takes only {} this turn",
+                            s.name(p),
+                            plural(s.actions, "action", "actions")
+                        ),
                     )
                     .expected(format!("exactly {max} actions (maneuver, scheme or attack)"))
                     .found(plural(s.actions, "action", "actions")));
@@ -513,11 +547,9 @@ impl Unmatched {
                 let limit = self.t.numbers.hand_limit;
                 let n = s.players[p as usize].hand_n;
                 if n > limit {
-                    return Err(
-                        v(HAND_LIMIT, format!("{} ends the turn holding {n} cards", s.name(p)))
-                            .expected(format!("at most {limit} cards (discard {} first)", n - limit))
-                            .found(plural(n, "card", "cards")),
-                    );
+                    return Err(v(HAND_LIMIT, format!("{} ends the turn holding {n} cards", s.name(p)))
+                        .expected(format!("at most {limit} cards (discard {} first)", n - limit))
+                        .found(plural(n, "card", "cards")));
                 }
                 self.next_turn(s);
             }
@@ -539,7 +571,11 @@ impl Unmatched {
                         },
                     )
                     .expected("at most 1 boost, before the first move")
-                    .found(if boosted { "a second boost" } else { "a boost after moving" }));
+                    .found(if boosted {
+                        "a second boost"
+                    } else {
+                        "a boost after moving"
+                    }));
                 }
                 let c = self.card(s, p, card, MOVE)?;
                 self.in_hand(s, p, c, 1, MOVE)?;
@@ -575,12 +611,11 @@ impl Unmatched {
                 if s.actions < max {
                     return Err(v(
                         HAND_LIMIT,
-                        format!(
-                            "{} discards for the hand limit before taking both actions",
-                            s.name(p)
-                        ),
+                        format!("{} discards for the hand limit before taking both actions", s.name(p)),
                     )
-                    .expected(format!("hand-limit discards after the {max} actions, at the end of the turn"))
+                    .expected(format!(
+                        "hand-limit discards after the {max} actions, at the end of the turn"
+                    ))
                     .found(format!("a discard after {}", plural(s.actions, "action", "actions"))));
                 }
                 if n <= limit {
@@ -605,18 +640,24 @@ impl Unmatched {
     fn gaze(&self, s: &mut State, p: u8, target: &str) -> Result<(), Violation> {
         let hero = self.hero(s, p);
         if hero.ability != Ability::Gaze {
-            return Err(v(ACTIONS, format!("{} plays {}, who has no start-of-turn gaze", s.name(p), hero.id))
-                .expected("a maneuver, scheme or attack")
-                .found("a gaze"));
+            return Err(v(
+                ACTIONS,
+                format!("{} plays {}, who has no start-of-turn gaze", s.name(p), hero.id),
+            )
+            .expected("a maneuver, scheme or attack")
+            .found("a gaze"));
         }
         if s.actions > 0 || s.gazed || s.phase != Phase::Actions {
-            return Err(v(ACTIONS, "Medusa's gaze comes once, at the start of the turn, before the first action")
-                .expected("the gaze before the first action")
-                .found(if s.gazed {
-                    "a second gaze".to_string()
-                } else {
-                    format!("a gaze after {}", plural(s.actions, "action", "actions"))
-                }));
+            return Err(v(
+                ACTIONS,
+                "Medusa's gaze comes once, at the start of the turn, before the first action",
+            )
+            .expected("the gaze before the first action")
+            .found(if s.gazed {
+                "a second gaze".to_string()
+            } else {
+                format!("a gaze after {}", plural(s.actions, "action", "actions"))
+            }));
         }
         let Some(m) = s.figs().iter().position(|f| f.owner == p && f.is_hero && f.at != OFF) else {
             return Err(v(ACTIONS, "Medusa is defeated and can no longer use her gaze")
@@ -628,12 +669,13 @@ impl Unmatched {
         let b = self.board(s);
         let (ms, ts) = (s.figs[m].at, s.figs[t].at);
         if b.zones[ms as usize] & b.zones[ts as usize] == 0 {
-            return Err(v(ACTIONS, format!("{target} is not in Medusa's zone")).expected(format!(
-                "an enemy on a {} space (Medusa is on {})",
-                b.zone_list(ms),
-                b.name(ms)
-            ))
-            .found(format!("{target} on {} ({})", b.name(ts), b.zone_list(ts))));
+            return Err(v(ACTIONS, format!("{target} is not in Medusa's zone"))
+                .expected(format!(
+                    "an enemy on a {} space (Medusa is on {})",
+                    b.zone_list(ms),
+                    b.name(ms)
+                ))
+                .found(format!("{target} on {} ({})", b.name(ts), b.zone_list(ts))));
         }
         s.gazed = true;
         self.hurt(s, t, 1);
@@ -655,9 +697,12 @@ impl Unmatched {
                 .found(format!("{name}, {}'s own", s.name(p))));
         }
         if s.team_of(f.owner) == s.team_of(p) {
-            return Err(v(TEAMS, format!("{name} belongs to {}, {}'s teammate", s.name(f.owner), s.name(p)))
-                .expected("an enemy fighter (allies are never targets)")
-                .found(format!("{name}, an ally")));
+            return Err(v(
+                TEAMS,
+                format!("{name} belongs to {}, {}'s teammate", s.name(f.owner), s.name(p)),
+            )
+            .expected("an enemy fighter (allies are never targets)")
+            .found(format!("{name}, an ally")));
         }
         Ok(())
     }
@@ -667,9 +712,16 @@ impl Unmatched {
         let fig = &s.figs[f];
         let name = self.fig_name(fig);
         if fig.owner != p {
-            return Err(v(TEAMS, format!("{} cannot {what} {name}: it is {}'s fighter", s.name(p), s.name(fig.owner)))
-                .expected(format!("one of {}'s own fighters", s.name(p)))
-                .found(format!("{name} ({}'s)", s.name(fig.owner))));
+            return Err(v(
+                TEAMS,
+                format!(
+                    "{} cannot {what} {name}: it is {}'s fighter",
+                    s.name(p),
+                    s.name(fig.owner)
+                ),
+            )
+            .expected(format!("one of {}'s own fighters", s.name(p)))
+            .found(format!("{name} ({}'s)", s.name(fig.owner))));
         }
         if fig.at == OFF {
             return Err(v(DEFEAT, format!("{name} has been defeated and left the battlefield"))
@@ -702,13 +754,19 @@ impl Unmatched {
         } else {
             let Some(d) = draw else {
                 return Err(v(DRAW, format!("{} maneuvers without drawing", s.name(p)))
-                    .expected(format!("a draw (the deck holds {})", plural(pl.deck_n, "card", "cards")))
+                    .expected(format!(
+                        "a draw (the deck holds {})",
+                        plural(pl.deck_n, "card", "cards")
+                    ))
                     .found("no `draw`"));
             };
             let c = self.card(s, p, d, DRAW)?;
             if pl.deck[c as usize] == 0 {
                 return Err(v(DRAW, format!("no copy of `{d}` is left in {}'s deck", s.name(p)))
-                    .expected(format!("one of the {} left in the deck", plural(pl.deck_n, "card", "cards")))
+                    .expected(format!(
+                        "one of the {} left in the deck",
+                        plural(pl.deck_n, "card", "cards")
+                    ))
                     .found(format!("`{d}` (every copy already drawn)")));
             }
             let pl = &mut s.players[p as usize];
@@ -740,7 +798,12 @@ impl Unmatched {
         let b = self.board(s);
         let Some(dest) = b.space(to) else {
             return Err(v(MOVE, format!("`{to}` is not a space of {}", b.id))
-                .expected(format!("a space of {} ({} … {})", b.id, b.spaces[0], b.spaces[b.spaces.len() - 1]))
+                .expected(format!(
+                    "a space of {} ({} … {})",
+                    b.id,
+                    b.spaces[0],
+                    b.spaces[b.spaces.len() - 1]
+                ))
                 .found(format!("`{to}`")));
         };
         let from = s.figs[f].at;
@@ -758,17 +821,27 @@ impl Unmatched {
         let budget = s.figs[f].mv + boost + self.sinbad_bonus(s, p);
         let passable = !s.enemy_mask(p);
         match b.distance(from, dest, passable) {
-            None => Err(v(MOVE, format!("{fighter} cannot reach {to} without crossing an enemy"))
-                .expected("a path through empty or allied spaces")
-                .found(format!("{} → {to}: every path crosses an enemy", b.name(from)))),
+            None => Err(
+                v(MOVE, format!("{fighter} cannot reach {to} without crossing an enemy"))
+                    .expected("a path through empty or allied spaces")
+                    .found(format!("{} → {to}: every path crosses an enemy", b.name(from))),
+            ),
             Some(d) if d > budget => Err(v(
                 MOVE,
-                format!("{fighter} needs {} to reach {to} from {}", plural(d, "step", "steps"), b.name(from)),
+                format!(
+                    "{fighter} needs {} to reach {to} from {}",
+                    plural(d, "step", "steps"),
+                    b.name(from)
+                ),
             )
             .expected(format!(
                 "at most {budget} (move {}{}{})",
                 s.figs[f].mv,
-                if boosted { format!(" + boost {boost}") } else { String::new() },
+                if boosted {
+                    format!(" + boost {boost}")
+                } else {
+                    String::new()
+                },
                 match self.sinbad_bonus(s, p) {
                     0 => String::new(),
                     k => format!(" + {k} voyages"),
@@ -805,9 +878,12 @@ impl Unmatched {
             .iter()
             .any(|f| f.owner == p && f.at != OFF && def.fighter.is_none_or(|x| x == f.fighter));
         if !able {
-            return Err(v(SCHEME, format!("no fighter of {} that may play `{card}` is in play", s.name(p)))
-                .expected(format!("{} in play", hero.user(def)))
-                .found(format!("{} defeated", hero.user(def))));
+            return Err(v(
+                SCHEME,
+                format!("no fighter of {} that may play `{card}` is in play", s.name(p)),
+            )
+            .expected(format!("{} in play", hero.user(def)))
+            .found(format!("{} defeated", hero.user(def))));
         }
         if effect.card.as_deref().is_some_and(|x| x != card) || effect.value.is_some() {
             return Err(v(SCHEME, "a scheme's effect is its own and has no combat value")
@@ -851,31 +927,42 @@ impl Unmatched {
         self.in_hand(s, p, c, 1, ATTACK)?;
         let (af, tf) = (s.figs[a], s.figs[t]);
         if !Self::usable(hero, c, af.fighter) {
-            return Err(v(ATTACK, format!("`{card}` is {}'s card; {fighter} cannot use it", hero.user(def)))
-                .expected(format!("a card for {fighter} or for any fighter"))
-                .found(format!("`{card}` ({} only)", hero.user(def))));
+            return Err(v(
+                ATTACK,
+                format!("`{card}` is {}'s card; {fighter} cannot use it", hero.user(def)),
+            )
+            .expected(format!("a card for {fighter} or for any fighter"))
+            .found(format!("`{card}` ({} only)", hero.user(def))));
         }
         if !self.in_reach(s, &af, &tf) {
             let b = self.board(s);
             return Err(match Self::fig_style(&af) {
-                Style::Melee => v(ATTACK, format!("{target} is not adjacent to {fighter}, who fights in melee"))
-                    .expected(format!("an enemy on a space adjacent to {}", b.name(af.at)))
-                    .found(format!("{target} on {}", b.name(tf.at))),
-                Style::Ranged => v(ATTACK, format!("{target} shares no zone with {fighter} (ranged)"))
-                    .expected(format!(
-                        "an enemy on a {} space ({fighter} is on {})",
-                        b.zone_list(af.at),
-                        b.name(af.at)
-                    ))
-                    .found(format!("{target} on {} ({})", b.name(tf.at), b.zone_list(tf.at))),
+                Style::Melee => v(
+                    ATTACK,
+                    format!("{fighter} fights in melee but {target} is not adjacent"),
+                )
+                .expected(format!("an enemy on a space adjacent to {}", b.name(af.at)))
+                .found(format!("{target} on {}", b.name(tf.at))),
+                Style::Ranged => v(
+                    ATTACK,
+                    format!("{fighter} attacks at range but shares no zone with {target}"),
+                )
+                .expected(format!(
+                    "an enemy on a {} space ({fighter} is on {})",
+                    b.zone_list(af.at),
+                    b.name(af.at)
+                ))
+                .found(format!("{target} on {} ({})", b.name(tf.at), b.zone_list(tf.at))),
             });
         }
         let mut x = OFF;
         if let Some(e) = extra {
             if hero.ability != Ability::ExtraCard || !af.is_hero {
-                return Err(v(ATTACK, "only King Arthur himself may add a second card to his attack")
-                    .expected("one attack card")
-                    .found(format!("an extra card `{e}` for {fighter}")));
+                return Err(
+                    v(ATTACK, "only King Arthur himself may add a second card to his attack")
+                        .expected("one attack card")
+                        .found(format!("an extra card `{e}` for {fighter}")),
+                );
             }
             x = self.card(s, p, e, ATTACK)?;
             self.in_hand(s, p, x, if x == c { 2 } else { 1 }, ATTACK)?;
@@ -931,9 +1018,12 @@ impl Unmatched {
             }
             self.in_hand(s, dp, dc, 1, DEFENSE)?;
             if !Self::usable(dhero, dc, tf.fighter) {
-                return Err(v(DEFENSE, format!("`{id}` is {}'s card; {tname} cannot use it", dhero.user(def)))
-                    .expected(format!("a card for {tname} or for any fighter"))
-                    .found(format!("`{id}` ({} only)", dhero.user(def))));
+                return Err(v(
+                    DEFENSE,
+                    format!("`{id}` is {}'s card; {tname} cannot use it", dhero.user(def)),
+                )
+                .expected(format!("a card for {tname} or for any fighter"))
+                .found(format!("`{id}` ({} only)", dhero.user(def))));
             }
             let pl = &mut s.players[dp as usize];
             take(&mut pl.hand, &mut pl.hand_n, dc);
@@ -941,7 +1031,7 @@ impl Unmatched {
         let acard = &ahero.cards[ac as usize];
         let mut change = [0i16; 2]; // [defense, attack]
         let mut done = false;
-        let mut prev: Option<(Timing, u8)> = None;
+        let mut prev: Option<(Timing, u8, &str)> = None;
         for e in effects {
             let Some(id) = e.card.as_deref() else {
                 return Err(v(EFFECTS, "a combat effect must name the card it comes from")
@@ -958,12 +1048,15 @@ impl Unmatched {
                 } else {
                     format!("`{id}`")
                 };
-                return Err(v(EFFECTS, format!("`{id}` is not one of the cards revealed in this combat"))
-                    .expected(match dc {
-                        OFF => format!("`{}`", acard.id),
-                        _ => format!("`{}` or `{}`", dhero.cards[dc as usize].id, acard.id),
-                    })
-                    .found(found));
+                return Err(v(
+                    EFFECTS,
+                    format!("`{id}` is not one of the cards revealed in this combat"),
+                )
+                .expected(match dc {
+                    OFF => format!("`{}`", acard.id),
+                    _ => format!("`{}` or `{}`", dhero.cards[dc as usize].id, acard.id),
+                })
+                .found(found));
             };
             let Some(timing) = hero.cards[c as usize].timing.filter(|t| *t != Timing::NotInCombat) else {
                 return Err(v(EFFECTS, format!("`{id}` has no combat effect to resolve"))
@@ -971,23 +1064,34 @@ impl Unmatched {
                     .found(format!("an outcome for `{id}`")));
             };
             let key = (timing, side);
-            if let Some(pk) = prev
-                && key <= pk
+            if let Some((pt, ps, pid)) = prev
+                && key <= (pt, ps)
             {
                 let who = |s: u8| if s == 0 { "defender" } else { "attacker" };
-                return Err(v(EFFECTS, format!("`{id}` ({}, {}) resolves out of order", who(side), timing.name()))
-                    .expected(format!(
-                        "immediately, then during combat, then after combat; within each, the defender's card first (after the {}'s {} effect)",
-                        who(pk.1),
-                        pk.0.name()
-                    ))
-                    .found(if key == pk {
-                        format!("`{id}` listed twice")
+                return Err(v(
+                    EFFECTS,
+                    if key == (pt, ps) {
+                        format!("`{id}` resolves twice")
                     } else {
-                        format!("the {}'s {} effect listed after it", who(pk.1), pk.0.name())
-                    }));
+                        format!(
+                            "`{id}` ({}, {}) is listed after `{pid}` ({}, {})",
+                            who(side),
+                            timing.name(),
+                            who(ps),
+                            pt.name()
+                        )
+                    },
+                )
+                .expected(
+                    "immediately, then during combat, then after combat; within each timing the defender's card first",
+                )
+                .found(if key == (pt, ps) {
+                    format!("two outcomes for `{id}`")
+                } else {
+                    format!("`{pid}` ({}) before `{id}` ({})", pt.name(), timing.name())
+                }));
             }
-            prev = Some(key);
+            prev = Some((timing, side, id));
             if timing == Timing::AfterCombat && !done {
                 self.deal(s, (af, tf, attacker, target), (ac, dc, extra), change, damage, winner)?;
                 done = true;
@@ -995,16 +1099,22 @@ impl Unmatched {
             if let Some(w) = s.over {
                 return Err(v(
                     DEFEAT,
-                    format!("the game ended when a hero fell ({} won); `{id}` no longer resolves", self.winner_names(s, w)),
+                    format!(
+                        "the game ended when a hero fell ({} won); `{id}` no longer resolves",
+                        self.winner_names(s, w)
+                    ),
                 )
                 .expected("nothing more after the last hero falls")
                 .found(format!("an outcome for `{id}`")));
             }
             if let Some(dv) = e.value {
                 if timing == Timing::AfterCombat {
-                    return Err(v(EFFECTS, format!("`{id}` resolves after combat, when damage is already dealt"))
-                        .expected("value changes only from immediately or during-combat effects")
-                        .found(format!("value {dv:+} from an after-combat effect")));
+                    return Err(v(
+                        EFFECTS,
+                        format!("`{id}` resolves after combat, when damage is already dealt"),
+                    )
+                    .expected("value changes only from immediately or during-combat effects")
+                    .found(format!("value {dv:+} from an after-combat effect")));
                 }
                 change[side as usize] += i16::from(dv);
             }
@@ -1091,13 +1201,19 @@ impl Unmatched {
             if w != real {
                 return Err(v(
                     DAMAGE,
-                    format!("{sum}: the {} wins the combat", if attacker_won { "attacker" } else { "defender" }),
+                    format!(
+                        "{sum}: the {} wins the combat",
+                        if attacker_won { "attacker" } else { "defender" }
+                    ),
                 )
                 .expected(format!(
                     "winner: {} (the defender wins ties and full blocks)",
                     if attacker_won { "attacker" } else { "defender" }
                 ))
-                .found(format!("winner: {}", if w == Side::Attacker { "attacker" } else { "defender" })));
+                .found(format!(
+                    "winner: {}",
+                    if w == Side::Attacker { "attacker" } else { "defender" }
+                )));
             }
         }
         s.last = Some(CombatResult {
@@ -1125,7 +1241,10 @@ impl Unmatched {
             let pl = s.players[p as usize];
             if pl.deck[c as usize] == 0 {
                 return Err(v(DRAW, format!("no copy of `{d}` is left in {}'s deck", s.name(p)))
-                    .expected(format!("one of the {} left in the deck", plural(pl.deck_n, "card", "cards")))
+                    .expected(format!(
+                        "one of the {} left in the deck",
+                        plural(pl.deck_n, "card", "cards")
+                    ))
                     .found(format!("a draw of `{d}`")));
             }
             let pl = &mut s.players[p as usize];
@@ -1213,9 +1332,19 @@ impl Unmatched {
         if let Some(m) = setup.mode
             && (m == Mode::Team) != teams
         {
-            return Err(v(if teams { TEAMS } else { SETUP }, "the mode does not match the number of players")
-                .expected(if teams { "mode: team for 4 players" } else { "mode: duel for 2 players" })
-                .found(format!("mode: {} with {n} players", if m == Mode::Team { "team" } else { "duel" })));
+            return Err(v(
+                if teams { TEAMS } else { SETUP },
+                "the mode does not match the number of players",
+            )
+            .expected(if teams {
+                "mode: team for 4 players"
+            } else {
+                "mode: duel for 2 players"
+            })
+            .found(format!(
+                "mode: {} with {n} players",
+                if m == Mode::Team { "team" } else { "duel" }
+            )));
         }
         let Some(bi) = self.t.boards.iter().position(|b| b.id == setup.battlefield) else {
             let ids: Vec<&str> = self.t.boards.iter().map(|b| b.id.as_str()).collect();
@@ -1269,9 +1398,12 @@ impl Unmatched {
             if teams {
                 let want = order[i];
                 if ps.team.as_deref() != Some(want) {
-                    return Err(v(TEAMS, format!("{} is seat {} of the turn order A1, B1, A2, B2", ps.name, i + 1))
-                        .expected(format!("team {want} in seat {}", i + 1))
-                        .found(ps.team.as_deref().map_or("no team".into(), |t| format!("team {t}"))));
+                    return Err(v(
+                        TEAMS,
+                        format!("{} is seat {} of the turn order A1, B1, A2, B2", ps.name, i + 1),
+                    )
+                    .expected(format!("team {want} in seat {}", i + 1))
+                    .found(ps.team.as_deref().map_or("no team".into(), |t| format!("team {t}"))));
                 }
             }
             let pl = &mut s.players[i];
@@ -1297,9 +1429,12 @@ impl Unmatched {
                 Some(map) => {
                     for (id, &k) in map {
                         let Some(c) = hero.card(id) else {
-                            return Err(v(SETUP, format!("`{id}` in {}'s deck is not a card of {}", ps.name, hero.id))
-                                .expected(format!("cards of {}", hero.id))
-                                .found(format!("`{id}`")));
+                            return Err(v(
+                                SETUP,
+                                format!("`{id}` in {}'s deck is not a card of {}", ps.name, hero.id),
+                            )
+                            .expected(format!("cards of {}", hero.id))
+                            .found(format!("`{id}`")));
                         };
                         pl.deck[c as usize] = u8::try_from(k).map_err(|_| {
                             v(SETUP, format!("{} copies of `{id}`", k))
@@ -1312,20 +1447,28 @@ impl Unmatched {
             pl.deck_n = pl.deck.iter().map(|&k| u16::from(k)).sum();
             let want = self.t.numbers.opening_hand;
             if ps.hand.len() != want as usize {
-                return Err(v(SETUP, format!("{}'s opening hand has {} cards", ps.name, ps.hand.len()))
-                    .expected(format!("{want} cards drawn at setup"))
-                    .found(plural(ps.hand.len() as i64, "card", "cards")));
+                return Err(
+                    v(SETUP, format!("{}'s opening hand has {} cards", ps.name, ps.hand.len()))
+                        .expected(format!("{want} cards drawn at setup"))
+                        .found(plural(ps.hand.len() as i64, "card", "cards")),
+                );
             }
             for id in &ps.hand {
                 let Some(c) = hero.card(id) else {
-                    return Err(v(SETUP, format!("`{id}` in {}'s hand is not a card of {}", ps.name, hero.id))
-                        .expected(format!("cards of {}", hero.id))
-                        .found(format!("`{id}`")));
+                    return Err(v(
+                        SETUP,
+                        format!("`{id}` in {}'s hand is not a card of {}", ps.name, hero.id),
+                    )
+                    .expected(format!("cards of {}", hero.id))
+                    .found(format!("`{id}`")));
                 };
                 if pl.deck[c as usize] == 0 {
-                    return Err(v(SETUP, format!("{}'s opening hand holds more `{id}` than the deck", ps.name))
-                        .expected("cards drawn from the player's own deck")
-                        .found(format!("another `{id}`")));
+                    return Err(v(
+                        SETUP,
+                        format!("{}'s opening hand holds more `{id}` than the deck", ps.name),
+                    )
+                    .expected("cards drawn from the player's own deck")
+                    .found(format!("another `{id}`")));
                 }
                 take(&mut pl.deck, &mut pl.deck_n, c);
                 put(&mut pl.hand, &mut pl.hand_n, c);
@@ -1384,9 +1527,11 @@ impl Unmatched {
                     s.nfig += 1;
                 }
             }
-            if let Some(extra) = ps.sidekicks.keys().find(|k| {
-                !hero.fighters.iter().any(|f| !f.is_hero && f.figures.contains(k))
-            }) {
+            if let Some(extra) = ps
+                .sidekicks
+                .keys()
+                .find(|k| !hero.fighters.iter().any(|f| !f.is_hero && f.figures.contains(k)))
+            {
                 let own: Vec<&str> = hero
                     .fighters
                     .iter()

@@ -119,7 +119,8 @@ impl Hero {
 
     /// Who may use card `c`, for messages.
     pub fn user(&self, c: &Card) -> &str {
-        c.fighter.map_or("any fighter", |f| self.fighters[f as usize].id.as_str())
+        c.fighter
+            .map_or("any fighter", |f| self.fighters[f as usize].id.as_str())
     }
 }
 
@@ -343,7 +344,8 @@ impl Tables {
                     hero.fighters
                         .iter()
                         .position(|x| x.id == f)
-                        .ok_or_else(|| format!("card `{}` names unknown fighter `{f}`", c.id))? as u8,
+                        .ok_or_else(|| format!("card `{}` names unknown fighter `{f}`", c.id))?
+                        as u8,
                 ),
             };
             let timing = if c.field("effect").is_none() {
