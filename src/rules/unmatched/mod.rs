@@ -478,7 +478,7 @@ impl Unmatched {
             }
         }
         s.to_move = p;
-        s.turn += 1;
+        s.turn = s.turn.saturating_add(1);
         s.actions = 0;
         s.gazed = false;
         s.phase = Phase::Actions;
@@ -498,12 +498,14 @@ impl Unmatched {
             return 0;
         }
         let pl = &s.players[p as usize];
-        hero.cards
+        let n: u16 = hero
+            .cards
             .iter()
             .enumerate()
             .filter(|(_, c)| c.kind == CardKind::Scheme)
-            .map(|(i, _)| pl.discard[i])
-            .sum()
+            .map(|(i, _)| u16::from(pl.discard[i]))
+            .sum();
+        n.min(u16::from(u8::MAX)) as u8
     }
 
     fn usable(hero: &Hero, c: u8, fighter: u8) -> bool {
@@ -584,7 +586,7 @@ impl Unmatched {
                 take(&mut pl.hand, &mut pl.hand_n, c);
                 put(&mut pl.discard, &mut pl.discard_n, c);
                 s.phase = Phase::Maneuver {
-                    boost: boost + value,
+                    boost: boost.saturating_add(value),
                     boosted: true,
                     moved,
                 };
@@ -818,7 +820,10 @@ impl Unmatched {
                 .expected("an empty space to stop on")
                 .found(format!("{to}, held by {who}")));
         }
-        let budget = s.figs[f].mv + boost + self.sinbad_bonus(s, p);
+        let budget = s.figs[f]
+            .mv
+            .saturating_add(boost)
+            .saturating_add(self.sinbad_bonus(s, p));
         let passable = !s.enemy_mask(p);
         match b.distance(from, dest, passable) {
             None => Err(
@@ -1182,6 +1187,7 @@ impl Unmatched {
         } else {
             dparts.push("no defence 0".into());
         }
+        let (attack, defense) = (attack.min(255), defense.min(255));
         let dmg = (attack - defense).max(0) as u8;
         let attacker_won = dmg > 0;
         let sum = format!(
@@ -1630,17 +1636,19 @@ impl Engine for Unmatched {
         }
         let max = self.t.numbers.actions_per_turn;
         let b = self.board(s);
-        if s.actions == 0 && !s.gazed && hero.ability == Ability::Gaze {
-            if let Some(m) = s.figs().iter().find(|f| f.owner == p && f.is_hero && f.at != OFF) {
-                for t in s.figs() {
-                    if t.at != OFF
-                        && s.team_of(t.owner) != s.team_of(p)
-                        && b.zones[m.at as usize] & b.zones[t.at as usize] != 0
-                    {
-                        out.push(Action::Gaze {
-                            target: self.fig_name(t).to_string(),
-                        });
-                    }
+        if s.actions == 0
+            && !s.gazed
+            && hero.ability == Ability::Gaze
+            && let Some(m) = s.figs().iter().find(|f| f.owner == p && f.is_hero && f.at != OFF)
+        {
+            for t in s.figs() {
+                if t.at != OFF
+                    && s.team_of(t.owner) != s.team_of(p)
+                    && b.zones[m.at as usize] & b.zones[t.at as usize] != 0
+                {
+                    out.push(Action::Gaze {
+                        target: self.fig_name(t).to_string(),
+                    });
                 }
             }
         }
@@ -1703,7 +1711,7 @@ impl Engine for Unmatched {
                 if f.owner != p || f.at == OFF || moved & (1 << i) != 0 {
                     continue;
                 }
-                let mut reach = b.reach(f.at, f.mv + boost + bonus, passable) & !s.occ;
+                let mut reach = b.reach(f.at, f.mv.saturating_add(boost).saturating_add(bonus), passable) & !s.occ;
                 while reach != 0 {
                     let d = reach.trailing_zeros() as usize;
                     reach &= reach - 1;

@@ -108,7 +108,10 @@ fn exhaustion_hurts_every_fighter_and_can_end_the_game() {
     ps.team = None;
     ps.size = None;
     ps.deck = Some([("gorgons-fury".to_string(), 2), ("pecking".to_string(), 4)].into());
-    ps.hand = vec!["pecking".into(); 4].into_iter().chain(["gorgons-fury".into()]).collect();
+    ps.hand = vec!["pecking".into(); 4]
+        .into_iter()
+        .chain(["gorgons-fury".into()])
+        .collect();
     ps.sidekicks = [("harpy-1", "s12"), ("harpy-2", "s13"), ("harpy-3", "s26")]
         .map(|(a, b)| (a.to_string(), b.to_string()))
         .into();
@@ -118,7 +121,10 @@ fn exhaustion_hurts_every_fighter_and_can_end_the_game() {
     p0.team = None;
     p0.size = Some(Size::Big);
     p0.deck = None;
-    p0.hand = vec!["croquet-match".into(); 3].into_iter().chain(vec!["growing-cake".into(); 2]).collect();
+    p0.hand = vec!["croquet-match".into(); 3]
+        .into_iter()
+        .chain(vec!["growing-cake".into(); 2])
+        .collect();
     p0.sidekicks = [("jabberwock".to_string(), "s20".to_string())].into();
     let mut s = e.start(&setup).expect("legal setup");
     // Ends a turn, discarding down to the hand limit first.
@@ -135,7 +141,9 @@ fn exhaustion_hurts_every_fighter_and_can_end_the_game() {
             if e.ending(&s).is_some() {
                 return s;
             }
-            let a = Action::Maneuver { draw: d.map(str::to_string) };
+            let a = Action::Maneuver {
+                draw: d.map(str::to_string),
+            };
             e.validate(&s, &a).unwrap();
             s = e.apply(s, &a);
         }
@@ -149,7 +157,14 @@ fn exhaustion_hurts_every_fighter_and_can_end_the_game() {
     assert!(!e.observe(&s)["at"].as_object().unwrap().contains_key("harpy-2"));
     // A draw named from an empty deck is refused.
     s = pass(&e, s, [Some("grin-without-a-cat"), Some("nonsense-chatter")]);
-    let v = e.validate(&s, &Action::Maneuver { draw: Some("pecking".into()) }).unwrap_err();
+    let v = e
+        .validate(
+            &s,
+            &Action::Maneuver {
+                draw: Some("pecking".into()),
+            },
+        )
+        .unwrap_err();
     assert_eq!(v.rule, "UM-4");
     // Seven more exhausting maneuvers bring Medusa from 14 to 0: Ana wins.
     let mut turns = 0;
@@ -169,7 +184,10 @@ fn exhaustion_hurts_every_fighter_and_can_end_the_game() {
         assert!(turns < 10);
     }
     let end = e.ending(&s).unwrap();
-    assert_eq!((end.winners.as_slice(), end.reason.as_str()), ([0usize].as_slice(), "hero-defeated"));
+    assert_eq!(
+        (end.winners.as_slice(), end.reason.as_str()),
+        ([0usize].as_slice(), "hero-defeated")
+    );
     assert_eq!(hp(&s, "medusa"), 0);
 }
 
@@ -199,7 +217,11 @@ fn greedy_game() {
         for f in s.figs() {
             let own = s.team_of(f.owner) == s.team_of(p);
             let w = if f.is_hero { 3 } else { 1 };
-            v += if own { 2 * w * i64::from(f.hp) } else { -4 * w * i64::from(f.hp) };
+            v += if own {
+                2 * w * i64::from(f.hp)
+            } else {
+                -4 * w * i64::from(f.hp)
+            };
             if own && f.at != OFF {
                 let d = s
                     .figs()
@@ -235,7 +257,15 @@ fn greedy_game() {
                 continue;
             }
             if matches!(a, Action::Attack { .. }) {
-                let _ = e.step(&mut t, &Action::Defend { card: None, effects: vec![], damage: None, winner: None });
+                let _ = e.step(
+                    &mut t,
+                    &Action::Defend {
+                        card: None,
+                        effects: vec![],
+                        damage: None,
+                        winner: None,
+                    },
+                );
             }
             let mut sc = score(&t, decider);
             if matches!(a, Action::Boost { .. }) {
@@ -273,5 +303,9 @@ fn greedy_game() {
     for l in turn_lines.drain(..) {
         out.push_str(&format!("      - {l}\n"));
     }
-    println!("{out}\n{:?}\n{}", e.ending(&s), crate::rules::replay::flow(&e.observe(&s)));
+    println!(
+        "{out}\n{:?}\n{}",
+        e.ending(&s),
+        crate::rules::replay::flow(&e.observe(&s))
+    );
 }
