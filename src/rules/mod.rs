@@ -13,6 +13,7 @@ pub mod random;
 pub mod replay;
 #[cfg(test)]
 mod toy;
+pub mod unmatched;
 
 use std::fmt::{Debug, Display};
 
@@ -169,7 +170,10 @@ fn boxed<E: Engine>(game: &Game) -> Result<Box<dyn Replayer>, String> {
 }
 
 /// One entry per game with an engine: pack id and constructor.
-const ENGINES: &[(&str, Constructor)] = &[(onevmany::GAME_ID, boxed::<onevmany::OneVMany>)];
+const ENGINES: &[(&str, Constructor)] = &[
+    (onevmany::GAME_ID, boxed::<onevmany::OneVMany>),
+    (unmatched::Unmatched::GAME, boxed::<unmatched::Unmatched>),
+];
 
 /// The engine of `game`, if pnpkit has one (`Err` when the pack lacks data
 /// the engine needs).
