@@ -2243,8 +2243,14 @@ impl OpenWars {
             },
         }
         out.push(Action::EndTurn);
-        // Spells: any magic unit of either player with the mana for them.
-        for x in &s.stacks {
+        // Spells: any magic unit of either player with the mana for them,
+        // the player to move's first.
+        let casters = s
+            .stacks
+            .iter()
+            .filter(|x| x.player == p)
+            .chain(s.stacks.iter().filter(|x| x.player != p));
+        for x in casters {
             let u = self.unit(x.unit);
             if u.ty != MAGIC {
                 continue;
