@@ -1601,7 +1601,7 @@ impl Engine for OpenWars {
                     .expected(format!("at most {limit}"))
                     .found(format!("{k}")));
                 }
-                cost += k * u32::from(ud.cost);
+                cost = cost.saturating_add(k.saturating_mul(u32::from(ud.cost)));
             }
             if cost > m.budget {
                 return Err(v(

@@ -2,6 +2,7 @@
 //! stats and the scenario maps, as small indexed tables.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::model::{Component, FieldValue, Game};
 
@@ -16,6 +17,26 @@ pub const FLYING: u8 = 7;
 
 /// Tokens per stack of a normal unit (OW-6).
 pub const STACK_NORMAL: u8 = 4;
+
+/// FNV-1a: ids are short, and SipHash dominated id lookups in replay.
+#[derive(Default)]
+pub struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for b in bytes {
+            h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+pub type Ids = HashMap<String, u16, BuildHasherDefault<Fnv>>;
 
 pub struct Unit {
     pub id: String,
@@ -101,10 +122,15 @@ pub struct Scenario {
     pub budget: u32,
     pub gold: u32,
     pub mana: u32,
+    /// Cell index by id `[a-z][1-9]` (255: none), for fast lookups.
+    pub grid: [u8; 26 * 9],
 }
 
 impl Scenario {
     pub fn cell(&self, id: &str) -> Option<u8> {
+        if let Some(k) = grid_key(id) {
+            return Some(self.grid[k]).filter(|&c| c != u8::MAX);
+        }
         self.cells.iter().position(|c| c.id == id).map(|i| i as u8)
     }
 
@@ -116,12 +142,20 @@ impl Scenario {
     }
 }
 
+/// `c3` → its slot in [`Scenario::grid`].
+fn grid_key(id: &str) -> Option<usize> {
+    match id.as_bytes() {
+        [l @ b'a'..=b'z', d @ b'1'..=b'9'] => Some(usize::from(l - b'a') * 9 + usize::from(d - b'1')),
+        _ => None,
+    }
+}
+
 pub struct Tables {
     pub factions: Vec<String>,
     pub units: Vec<Unit>,
-    pub unit_ix: HashMap<String, u16>,
+    pub unit_ix: Ids,
     pub spells: Vec<Spell>,
-    pub spell_ix: HashMap<String, u16>,
+    pub spell_ix: Ids,
     pub maps: Vec<Scenario>,
 }
 
@@ -326,7 +360,14 @@ fn read_map(game: &Game, m: &Component) -> Result<Scenario, String> {
         .iter()
         .filter_map(FieldValue::as_str)
         .collect();
+    let mut grid = [u8::MAX; 26 * 9];
+    for (i, c) in cells.iter().enumerate() {
+        if let Some(k) = grid_key(&c.id) {
+            grid[k] = i as u8;
+        }
+    }
     Ok(Scenario {
+        grid,
         id: m.id.clone(),
         players,
         dist,
