@@ -9,6 +9,7 @@
 
 pub mod log;
 pub mod onevmany;
+pub mod openwars;
 pub mod random;
 pub mod replay;
 #[cfg(test)]
@@ -172,6 +173,7 @@ fn boxed<E: Engine>(game: &Game) -> Result<Box<dyn Replayer>, String> {
 /// One entry per game with an engine: pack id and constructor.
 const ENGINES: &[(&str, Constructor)] = &[
     (onevmany::GAME_ID, boxed::<onevmany::OneVMany>),
+    (openwars::GAME_ID, boxed::<openwars::OpenWars>),
     (unmatched::Unmatched::GAME, boxed::<unmatched::Unmatched>),
 ];
 
