@@ -8,6 +8,7 @@
 //! [`random`] plays engine-driven random games for tests and benchmarks.
 
 pub mod log;
+pub mod mythic;
 pub mod random;
 pub mod replay;
 #[cfg(test)]
@@ -168,7 +169,7 @@ fn boxed<E: Engine>(game: &Game) -> Result<Box<dyn Replayer>, String> {
 }
 
 /// One entry per game with an engine: pack id and constructor.
-const ENGINES: &[(&str, Constructor)] = &[];
+const ENGINES: &[(&str, Constructor)] = &[(mythic::GAME_ID, boxed::<mythic::Mythic>)];
 
 /// The engine of `game`, if pnpkit has one (`Err` when the pack lacks data
 /// the engine needs).
