@@ -30,6 +30,10 @@ pub struct PlayerSetup {
     pub start: BTreeMap<String, String>,
 }
 
+fn is_zero(n: &u8) -> bool {
+    *n == 0
+}
+
 /// One action. Chance results (`cards`, `others`, `roll`, `reroll`,
 /// `hits`) are recorded inline.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -38,21 +42,21 @@ pub enum Action {
     /// The draw that opens every turn (MB-2); `others` lists what the other
     /// players draw from their new decks when a battle cycle starts.
     Draw {
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
         cards: Vec<String>,
         #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
         others: BTreeMap<String, Vec<String>>,
     },
     /// A turn without activations: the extra card (MB-12).
     Rest {
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
         cards: Vec<String>,
         #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
         others: BTreeMap<String, Vec<String>>,
     },
     /// Manoeuvre: draw 2 cards (MB-4).
     DrawTwo {
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
         cards: Vec<String>,
         #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
         others: BTreeMap<String, Vec<String>>,
@@ -61,6 +65,8 @@ pub enum Action {
     },
     /// Manoeuvre: take any card from the deck (MB-4).
     Search {
+        /// The card taken (recorded like a drawn card).
+        #[serde(default, skip_serializing_if = "String::is_empty")]
         card: String,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         pay: Vec<String>,
@@ -104,11 +110,11 @@ pub enum Action {
         power: Option<String>,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         pay: Vec<String>,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
         roll: Vec<u8>,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         reroll: Vec<u8>,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "is_zero")]
         hits: u8,
         /// What a power did instead of wounds, in words (not interpreted).
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -119,11 +125,11 @@ pub enum Action {
         unit: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         card: Option<String>,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
         roll: Vec<u8>,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         reroll: Vec<u8>,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "is_zero")]
         hits: u8,
     },
     /// Simple action: pick up an omphalos (from an adjacent area with Gem Collector).

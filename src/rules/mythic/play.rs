@@ -492,6 +492,11 @@ impl Mythic {
         let r = "MB-7";
         let (ua, ud) = (&s.units[a], &s.units[d]);
         let (ida, idd) = (self.uid(s, a), self.uid(s, d));
+        if ud.at == DEAD {
+            return Err(v("MB-9", format!("`{idd}` was destroyed: wounds never pass on, and it cannot be attacked"))
+                .expected("a target still on the battlefield")
+                .found(format!("`{idd}` (destroyed)")));
+        }
         if a == d || !ud.on_board() || self.team(s, a) == self.team(s, d) {
             return Err(
                 v(r, format!("`{ida}` can only attack an enemy unit on the battlefield"))
@@ -1163,6 +1168,11 @@ impl Mythic {
                     return Err(v(r, format!("`{unit}` belongs to {}", self.name(s, u.owner as usize)))
                         .expected(format!("a unit of {}", self.name(s, p)))
                         .found(format!("`{unit}`")));
+                }
+                if u.at == DEAD {
+                    return Err(v("MB-9", format!("`{unit}` was destroyed: it left the battlefield"))
+                        .expected("a unit still in the game")
+                        .found(format!("`{unit}` (destroyed)")));
                 }
                 if !u.alive() {
                     return Err(v(r, format!("`{unit}` is {}", area_name(self.board(s), u.at)))
