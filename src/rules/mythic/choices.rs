@@ -206,6 +206,86 @@ impl Mythic {
         let t = &s.t;
         let mut out = Vec::new();
         let hand = s.players[p].hand;
+        let cu = t.act.unit;
+        if cu != NONE {
+            let sl = cu as usize;
+            let unit = self.uid(s, sl).to_string();
+            let b = self.board(s);
+            let u = s.units[sl];
+            if u.at == OFF {
+                for a in bits(b.deploy[(s.players[p].side as usize - 1).min(3)]) {
+                    out.push(Action::Enter {
+                        unit: unit.clone(),
+                        to: b.areas[a].id.clone(),
+                    });
+                }
+            } else if u.on_board() {
+                let mv = self.row(s, sl).movement;
+                for a in bits(self.reach(s, sl, mv)) {
+                    out.push(Action::Move {
+                        unit: unit.clone(),
+                        to: b.areas[a].id.clone(),
+                    });
+                }
+                for a in bits(self.reach(s, sl, mv + 1)) {
+                    out.push(Action::Run {
+                        unit: unit.clone(),
+                        to: b.areas[a].id.clone(),
+                    });
+                }
+                if self.mode(s).shape == Shape::Lone && b.edge & (1 << u.at) != 0 {
+                    out.push(Action::Leave { unit: unit.clone() });
+                }
+                let team = self.team(s, sl);
+                for (d, o) in s.units.iter().enumerate() {
+                    if !o.on_board() || self.team(s, d) == team {
+                        continue;
+                    }
+                    let target = self.uid(s, d).to_string();
+                    out.push(attack(&unit, &target, None, vec![]));
+                    for (i, pw) in self.def(s, sl).powers.iter().enumerate() {
+                        if pw.kind == PowerKind::Special {
+                            let cost = if t.act.power == i as u8 { 0 } else { pw.cost };
+                            for pay in self.pay_options(s, p, &hand, cost) {
+                                out.push(attack(&unit, &target, Some(pw.slug.clone()), pay));
+                            }
+                        }
+                    }
+                }
+                if s.ground[u.at as usize] > 0 {
+                    out.push(Action::PickUp {
+                        unit: unit.clone(),
+                        from: None,
+                    });
+                }
+                for a in bits(b.adj[u.at as usize]) {
+                    if s.ground[a] > 0 && self.talents(s, sl) & tables::talent::GEM_COLLECTOR != 0 {
+                        out.push(Action::PickUp {
+                            unit: unit.clone(),
+                            from: Some(b.areas[a].id.clone()),
+                        });
+                    }
+                }
+                let god = self.def(s, sl).cat == Cat::God;
+                if god && s.ground[u.at as usize] > 0 {
+                    out.push(Action::Absorb {
+                        unit: unit.clone(),
+                        from: None,
+                    });
+                }
+                for (c, o) in s.units.iter().enumerate() {
+                    if god && o.carry && o.at == u.at {
+                        out.push(Action::Absorb {
+                            unit: unit.clone(),
+                            from: Some(self.uid(s, c).to_string()),
+                        });
+                    }
+                }
+                if u.carry {
+                    out.push(Action::Drop { unit });
+                }
+            }
+        }
         if let Some((_, def)) = t.pending {
             let unit = self.uid(s, def as usize).to_string();
             let q = s.units[def as usize].owner as usize;
@@ -310,86 +390,6 @@ impl Mythic {
                 }
             }
         }
-        let cu = t.act.unit;
-        if cu != NONE {
-            let sl = cu as usize;
-            let unit = self.uid(s, sl).to_string();
-            let b = self.board(s);
-            let u = s.units[sl];
-            if u.at == OFF {
-                for a in bits(b.deploy[(s.players[p].side as usize - 1).min(3)]) {
-                    out.push(Action::Enter {
-                        unit: unit.clone(),
-                        to: b.areas[a].id.clone(),
-                    });
-                }
-            } else if u.on_board() {
-                let mv = self.row(s, sl).movement;
-                for a in bits(self.reach(s, sl, mv)) {
-                    out.push(Action::Move {
-                        unit: unit.clone(),
-                        to: b.areas[a].id.clone(),
-                    });
-                }
-                for a in bits(self.reach(s, sl, mv + 1)) {
-                    out.push(Action::Run {
-                        unit: unit.clone(),
-                        to: b.areas[a].id.clone(),
-                    });
-                }
-                if self.mode(s).shape == Shape::Lone && b.edge & (1 << u.at) != 0 {
-                    out.push(Action::Leave { unit: unit.clone() });
-                }
-                let team = self.team(s, sl);
-                for (d, o) in s.units.iter().enumerate() {
-                    if !o.on_board() || self.team(s, d) == team {
-                        continue;
-                    }
-                    let target = self.uid(s, d).to_string();
-                    out.push(attack(&unit, &target, None, vec![]));
-                    for (i, pw) in self.def(s, sl).powers.iter().enumerate() {
-                        if pw.kind == PowerKind::Special {
-                            let cost = if t.act.power == i as u8 { 0 } else { pw.cost };
-                            for pay in self.pay_options(s, p, &hand, cost) {
-                                out.push(attack(&unit, &target, Some(pw.slug.clone()), pay));
-                            }
-                        }
-                    }
-                }
-                if s.ground[u.at as usize] > 0 {
-                    out.push(Action::PickUp {
-                        unit: unit.clone(),
-                        from: None,
-                    });
-                }
-                for a in bits(b.adj[u.at as usize]) {
-                    if s.ground[a] > 0 && self.talents(s, sl) & tables::talent::GEM_COLLECTOR != 0 {
-                        out.push(Action::PickUp {
-                            unit: unit.clone(),
-                            from: Some(b.areas[a].id.clone()),
-                        });
-                    }
-                }
-                let god = self.def(s, sl).cat == Cat::God;
-                if god && s.ground[u.at as usize] > 0 {
-                    out.push(Action::Absorb {
-                        unit: unit.clone(),
-                        from: None,
-                    });
-                }
-                for (c, o) in s.units.iter().enumerate() {
-                    if god && o.carry && o.at == u.at {
-                        out.push(Action::Absorb {
-                            unit: unit.clone(),
-                            from: Some(self.uid(s, c).to_string()),
-                        });
-                    }
-                }
-                if u.carry {
-                    out.push(Action::Drop { unit });
-                }
-            }
-        }
         out
     }
 
@@ -404,16 +404,16 @@ impl Mythic {
                 others: BTreeMap::new(),
             }];
         }
-        let mut out = vec![Action::EndTurn];
         if t.called {
-            return out;
+            return vec![Action::EndTurn];
         }
         let p = self.to_move(s);
-        out.extend(
-            self.plausible(s, p)
-                .into_iter()
-                .filter(|a| self.check(s, a, false).is_ok()),
-        );
+        let mut out: Vec<Action> = self
+            .plausible(s, p)
+            .into_iter()
+            .filter(|a| self.check(s, a, false).is_ok())
+            .collect();
+        out.push(Action::EndTurn);
         out
     }
 

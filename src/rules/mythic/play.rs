@@ -493,9 +493,12 @@ impl Mythic {
         let (ua, ud) = (&s.units[a], &s.units[d]);
         let (ida, idd) = (self.uid(s, a), self.uid(s, d));
         if ud.at == DEAD {
-            return Err(v("MB-9", format!("`{idd}` was destroyed: wounds never pass on, and it cannot be attacked"))
-                .expected("a target still on the battlefield")
-                .found(format!("`{idd}` (destroyed)")));
+            return Err(v(
+                "MB-9",
+                format!("`{idd}` was destroyed: wounds never pass on, and it cannot be attacked"),
+            )
+            .expected("a target still on the battlefield")
+            .found(format!("`{idd}` (destroyed)")));
         }
         if a == d || !ud.on_board() || self.team(s, a) == self.team(s, d) {
             return Err(
@@ -984,11 +987,17 @@ impl Mythic {
                 )
             } else if !self.can_enter(s, slot, to as usize) {
                 format!("`{}` cannot be entered (terrain)", b.areas[to as usize].id)
-            } else {
+            } else if b.dist[at as usize][to as usize] > steps {
                 format!(
-                    "`{}` is {} away or behind full areas, enemies or closed borders",
+                    "`{}` is {} away",
                     b.areas[to as usize].id,
                     plural(b.dist[at as usize][to as usize] as u32, "area", "areas")
+                )
+            } else {
+                format!(
+                    "every way to `{}` within {} passes through an area with an enemy, a full area or a closed border",
+                    b.areas[to as usize].id,
+                    plural(steps as u32, "step", "steps")
                 )
             };
             return Err(v(
