@@ -9,6 +9,9 @@
 //! troop closes the turn (MB-11). Dice and drawn cards are written in the
 //! action that uses them.
 
+// Hands, decks and discard piles are parallel card-count arrays.
+#![allow(clippy::needless_range_loop)]
+
 mod action;
 mod choices;
 mod dice;

@@ -774,6 +774,7 @@ impl Mythic {
     }
 
     /// Drawing `n` cards, with a new battle cycle when the deck is short (MB-2).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn check_draw(
         &self,
         s: &State,
@@ -910,7 +911,7 @@ impl Mythic {
                 format!("`{id}` is not on the battlefield: its first activation enters it"),
             )
             .expected("`enter`")
-            .found(format!("a simple action of a unit off the battlefield")));
+            .found("a simple action of a unit off the battlefield"));
         }
         if act.special {
             return Err(v(
@@ -1825,15 +1826,15 @@ impl Mythic {
                 let pi = power
                     .as_deref()
                     .and_then(|n| self.def(&s, sl).powers.iter().position(|p| p.slug == n));
-                if let Some(i) = pi {
-                    if s.t.act.power != i as u8 {
-                        let cost = self.def(&s, sl).powers[i].cost;
-                        self.pay(&mut s, p, cost, pay);
-                        if cost > 0 {
-                            s.t.powers |= 1u128 << (sl * 4 + i);
-                        }
-                        s.t.act.power = i as u8;
+                if let Some(i) = pi
+                    && s.t.act.power != i as u8
+                {
+                    let cost = self.def(&s, sl).powers[i].cost;
+                    self.pay(&mut s, p, cost, pay);
+                    if cost > 0 {
+                        s.t.powers |= 1u128 << (sl * 4 + i);
                     }
+                    s.t.act.power = i as u8;
                 }
                 let melee = self.strike(&s, sl, d, pi).map(|st| st.melee).unwrap_or(false);
                 s.t.act.attacks += 1;
