@@ -25,6 +25,10 @@ pub struct PlayerSetup {
     pub deck: BTreeMap<String, u32>,
     /// The cards drawn from the shuffled deck for the opening hand (MB-1).
     pub draw: Vec<String>,
+    /// `player`, or in 3 vs 1 `lone` (player 1) and `ally` (the others);
+    /// optional, for the deck validator.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
     /// Learning scenario only: where each unit starts (`{zeus: a2}`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub start: BTreeMap<String, String>,

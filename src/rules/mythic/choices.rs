@@ -650,6 +650,7 @@ impl Mythic {
                     name: NAMES[p % 4].to_string(),
                     deck: army.iter().map(|&u| (self.t.units[u as usize].id.clone(), 1)).collect(),
                     draw,
+                    role: None,
                     start: starts[p].clone(),
                 }
             })

@@ -119,6 +119,21 @@ impl Mythic {
         let mut units: Vec<Unit> = Vec::new();
         let mut players = Vec::new();
         for (p, ps) in setup.players.iter().enumerate() {
+            let role = match mode.shape {
+                Shape::Lone if p == 0 => "lone",
+                Shape::Lone => "ally",
+                _ => "player",
+            };
+            if let Some(given) = &ps.role
+                && given != role
+            {
+                return Err(v(
+                    r,
+                    format!("in the `{}` mode {} plays the role `{role}`", mode.id, ps.name),
+                )
+                .expected(format!("role `{role}`"))
+                .found(format!("role `{given}`")));
+            }
             let mut god = NONE;
             let mut army = Vec::new();
             for (id, &n) in &ps.deck {
