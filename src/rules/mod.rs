@@ -8,6 +8,7 @@
 //! [`random`] plays engine-driven random games for tests and benchmarks.
 
 pub mod log;
+pub mod mythic;
 pub mod onevmany;
 pub mod openwars;
 pub mod random;
@@ -172,6 +173,7 @@ fn boxed<E: Engine>(game: &Game) -> Result<Box<dyn Replayer>, String> {
 
 /// One entry per game with an engine: pack id and constructor.
 const ENGINES: &[(&str, Constructor)] = &[
+    (mythic::GAME_ID, boxed::<mythic::Mythic>),
     (onevmany::GAME_ID, boxed::<onevmany::OneVMany>),
     (openwars::GAME_ID, boxed::<openwars::OpenWars>),
     (unmatched::Unmatched::GAME, boxed::<unmatched::Unmatched>),
