@@ -12,6 +12,7 @@ pub mod random;
 pub mod replay;
 #[cfg(test)]
 mod toy;
+pub mod xterminio;
 
 use std::fmt::{Debug, Display};
 
@@ -168,7 +169,7 @@ fn boxed<E: Engine>(game: &Game) -> Result<Box<dyn Replayer>, String> {
 }
 
 /// One entry per game with an engine: pack id and constructor.
-const ENGINES: &[(&str, Constructor)] = &[];
+const ENGINES: &[(&str, Constructor)] = &[(xterminio::GAME_ID, boxed::<xterminio::Xterminio>)];
 
 /// The engine of `game`, if pnpkit has one (`Err` when the pack lacks data
 /// the engine needs).
