@@ -220,7 +220,7 @@ pub enum Action {
     /// Attack phase: one attack, with the defender's interception if any.
     Attack {
         attacker: Slot,
-        #[serde(default = "one")]
+        #[serde(default = "one", skip_serializing_if = "is_one")]
         attack: u8,
         target: Slot,
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -426,7 +426,7 @@ impl Xterminio {
     }
 
     /// Must come from CAMP after waiting a turn (XT-5).
-    fn from_camp(&self, s: &State, c: u8, what: &str) -> Result<(), Violation> {
+    fn waited_in_camp(&self, s: &State, c: u8, what: &str) -> Result<(), Violation> {
         let side = &s.p[s.to_move];
         let id = self.t.id(c);
         match Self::in_camp(side, c) {
@@ -605,7 +605,7 @@ impl Xterminio {
                         .expected("a free character slot")
                         .found(format!("`{}` occupied", to.id())));
                 }
-                self.from_camp(s, c, "a character")?;
+                self.waited_in_camp(s, c, "a character")?;
                 if info.powered && side.died[info.base as usize] {
                     return Err(v(
                         "XT-10",
@@ -695,7 +695,7 @@ impl Xterminio {
                         .found("a second equipment"));
                     }
                 }
-                self.from_camp(s, c, "equipment")
+                self.waited_in_camp(s, c, "equipment")
             }
             Action::Zone { card } => {
                 self.gate(s, Phase::Main, "playing a zone")?;
@@ -1072,13 +1072,23 @@ impl Xterminio {
                         .expected("a card of yours in BATTLE, on a character, in the zone or energy slot, or a fixed action in play")
                         .found(format!("no `{card}` in play")));
                 }
+                if !self.t.get(c).text {
+                    return Err(v("XT-4", format!("`{card}` has no card text to apply"))
+                        .expected("a card in play with a text")
+                        .found(format!("`{card}`, which only has printed stats")));
+                }
                 let used = s.p[a].used[c as usize];
                 if used >= copies {
                     return Err(v("XT-4", format!("{me}'s `{card}` has already been used this turn"))
                         .expected(format!("each card's text at most once per turn ({copies} in play)"))
                         .found(format!("use {}", used + 1)));
                 }
-                if let Some(e) = effect {
+                let Some(e) = effect.as_ref().filter(|e| **e != Effect::default()) else {
+                    return Err(v("XT-4", format!("{me}'s `{card}` ability records no outcome"))
+                        .expected("an `effect` with damage, heal, energy, ready, stun or expire")
+                        .found("no effect"));
+                };
+                {
                     if e.expire && !(self.t.get(c).fixed && s.p[a].fixed.contains(&c)) {
                         return Err(v("XT-4", format!("`{card}` is not a fixed action in play"))
                             .expected("`expire` only for a fixed action")
@@ -1631,44 +1641,10 @@ impl Xterminio {
                 .collect()
         };
         let id = |c: u8| self.t.id(c).to_string();
-        out.push(Action::EndTurn);
-        out.push(Action::Pass);
-        // Action cards and abilities, by either player.
-        for a in [p, q] {
-            let by = (a != p).then(|| s.names[a].clone());
-            for c in distinct(&s.p[a].hand) {
-                if wide || self.t.get(c).kind == Kind::Action {
-                    out.push(Action::Play {
-                        card: id(c),
-                        by: by.clone(),
-                        effect: None,
-                    });
-                }
-            }
-            let mut sources: Vec<u8> = s.p[a].battle.iter().flatten().map(|f| f.card).collect();
-            sources.extend(s.p[a].battle.iter().flatten().filter_map(|f| f.equipment));
-            sources.extend(s.p[a].zone);
-            sources.extend(s.p[a].energy_eq);
-            sources.extend(s.p[a].fixed.iter().copied());
-            sources.sort_unstable();
-            sources.dedup();
-            for c in sources {
-                out.push(Action::Ability {
-                    card: id(c),
-                    by: by.clone(),
-                    effect: None,
-                });
-            }
-        }
         let hand = distinct(&me.hand);
         let mut camp: Vec<u8> = me.camp.iter().map(|c| c.card).collect();
         camp.sort_unstable();
         camp.dedup();
-        for &c in hand.iter().chain(&camp) {
-            if self.t.get(c).powered {
-                out.push(Action::DiscardPowered { card: id(c) });
-            }
-        }
         // The draw.
         if !s.drawn || wide {
             let left = (me.deck_chars + me.deck_support) as usize;
@@ -1688,6 +1664,7 @@ impl Xterminio {
                 }
             }
             if !s.drawn && !wide {
+                self.anytime(s, wide, out);
                 return;
             }
         }
@@ -1757,9 +1734,18 @@ impl Xterminio {
         if s.phase <= Phase::Attack || wide {
             for &from in &mine {
                 let Some(f) = Self::fighter(s, p, from) else { continue };
-                out.push(Action::PointAttack { attacker: from });
+                // Outside `wide`, skip what `check` rejects anyway (cheaper).
+                if !wide && (f.attacked || f.exhausted) {
+                    continue;
+                }
+                if wide || s.point_ok {
+                    out.push(Action::PointAttack { attacker: from });
+                }
                 let info = self.t.get(f.card);
                 for k in 1..=info.attacks.len() as u8 {
+                    if !wide && info.attacks[k as usize - 1].cost > me.energy {
+                        continue;
+                    }
                     for &target in &theirs {
                         out.push(Action::Attack {
                             attacker: from,
@@ -1769,8 +1755,11 @@ impl Xterminio {
                         });
                         for &by in &theirs {
                             let Some(g) = Self::fighter(s, q, by) else { continue };
+                            if !wide && (g.exhausted || g.stunned) {
+                                continue;
+                            }
                             for (j, st) in self.t.get(g.card).attacks.iter().enumerate() {
-                                if st.interception {
+                                if st.interception && (wide || st.cost <= s.p[q].energy) {
                                     out.push(Action::Attack {
                                         attacker: from,
                                         attack: k,
@@ -1813,6 +1802,63 @@ impl Xterminio {
         }
         for &c in &hand {
             out.push(Action::Discard { card: id(c) });
+        }
+        self.anytime(s, wide, out);
+    }
+
+    /// Steps allowed at any moment: ending the turn, action cards,
+    /// abilities, answering, trading a powered card for ENERGY.
+    fn anytime(&self, s: &State, wide: bool, out: &mut Vec<Action>) {
+        let p = s.to_move;
+        let q = 1 - p;
+        let me = &s.p[p];
+        let id = |c: u8| self.t.id(c).to_string();
+        let distinct = |counts: &[u8]| -> Vec<u8> {
+            counts
+                .iter()
+                .enumerate()
+                .filter(|(_, k)| **k > 0)
+                .map(|(c, _)| c as u8)
+                .collect()
+        };
+        let hand = distinct(&me.hand);
+        let mut camp: Vec<u8> = me.camp.iter().map(|c| c.card).collect();
+        camp.sort_unstable();
+        camp.dedup();
+        for &c in hand.iter().chain(&camp) {
+            if self.t.get(c).powered {
+                out.push(Action::DiscardPowered { card: id(c) });
+            }
+        }
+        out.push(Action::EndTurn);
+        out.push(Action::Pass);
+        // Action cards and abilities, by either player.
+        for a in [p, q] {
+            let by = (a != p).then(|| s.names[a].clone());
+            for c in distinct(&s.p[a].hand) {
+                if wide || self.t.get(c).kind == Kind::Action && s.window != Some(a) {
+                    out.push(Action::Play {
+                        card: id(c),
+                        by: by.clone(),
+                        effect: None,
+                    });
+                }
+            }
+            let mut sources: Vec<u8> = s.p[a].battle.iter().flatten().map(|f| f.card).collect();
+            sources.extend(s.p[a].battle.iter().flatten().filter_map(|f| f.equipment));
+            sources.extend(s.p[a].zone);
+            sources.extend(s.p[a].energy_eq);
+            sources.extend(s.p[a].fixed.iter().copied());
+            sources.retain(|&c| wide || self.t.get(c).text && s.p[a].used[c as usize] < Self::in_play(&s.p[a], c));
+            sources.sort_unstable();
+            sources.dedup();
+            for c in sources {
+                out.push(Action::Ability {
+                    card: id(c),
+                    by: by.clone(),
+                    effect: None,
+                });
+            }
         }
     }
 }
@@ -1920,7 +1966,25 @@ impl Engine for Xterminio {
         }
         let mut all = Vec::new();
         self.superset(s, false, &mut None, &mut all);
-        all.retain(|a| self.check(s, a).is_ok() || matches!(a, Action::Draw { .. }) && self.draw_split_ok(s, a));
+        all.retain(|a| match a {
+            Action::Draw { .. } => self.draw_split_ok(s, a),
+            // Listed in canonical form (no effect): legal when the card may
+            // act at all, since gaining 1 ENERGY is always a valid outcome.
+            Action::Ability { card, by, effect: None } => self
+                .check(
+                    s,
+                    &Action::Ability {
+                        card: card.clone(),
+                        by: by.clone(),
+                        effect: Some(Effect {
+                            energy: 1,
+                            ..Effect::default()
+                        }),
+                    },
+                )
+                .is_ok(),
+            _ => self.check(s, a).is_ok(),
+        });
         all
     }
 
@@ -1985,10 +2049,10 @@ impl Engine for Xterminio {
             "score": per(&|x| Json::from(x.score)),
             "energy": per(&|x| Json::from(x.energy)),
             "hand": per(&|x| Json::from(x.hand_n)),
-            "camp": per(&camp),
             "battle": per(&battle),
             "damage": per(&damage),
             "exhausted": per(&exhausted),
+            "camp": per(&camp),
         })
     }
 
@@ -2021,6 +2085,13 @@ impl Engine for Xterminio {
     }
 
     fn randomize(&self, s: &State, a: &mut Action, rng: &mut fastrand::Rng) {
+        if let Action::Ability { by, effect, .. } = a {
+            if effect.is_none() {
+                let who = self.actor(s, by, "XT-4").unwrap_or(s.to_move);
+                *effect = Some(self.random_effect(s, who, rng));
+            }
+            return;
+        }
         let Action::Draw { cards } = a else {
             return;
         };
@@ -2056,11 +2127,15 @@ impl Engine for Xterminio {
 
     fn random_setup(&self, rng: &mut fastrand::Rng) -> Setup {
         let n = &self.t.n;
-        let mode = if rng.bool() { Mode::Masakre } else { Mode::Xterminar };
-        let target = if rng.u8(..3) > 0 {
+        let mode = if rng.u8(..5) < 3 {
+            Mode::Masakre
+        } else {
+            Mode::Xterminar
+        };
+        let target = if rng.u8(..5) > 0 {
             n.target_min
         } else {
-            rng.u32(n.target_min..=n.target_min + 20)
+            rng.u32(n.target_min..=n.target_max)
         };
         let names = ["Ana", "Ben"];
         let swap = rng.bool();
@@ -2140,6 +2215,30 @@ impl Engine for Xterminio {
 }
 
 impl Xterminio {
+    /// A plausible recorded outcome of a card text: 1 damage to an enemy,
+    /// 1 healed on a wounded character of the player's, or 1 ENERGY.
+    fn random_effect(&self, s: &State, who: usize, rng: &mut fastrand::Rng) -> Effect {
+        let pick = |side: usize, wounded: bool| -> Vec<Slot> {
+            Slot::CHARACTER
+                .into_iter()
+                .filter(|sl| Self::fighter(s, side, *sl).is_some_and(|f| !wounded || f.damage > 0))
+                .collect()
+        };
+        let mut e = Effect::default();
+        match rng.u8(..3) {
+            0 if !pick(1 - who, false).is_empty() => {
+                let t = pick(1 - who, false);
+                e.damage.insert(t[rng.usize(..t.len())], 1);
+            }
+            1 if !pick(who, true).is_empty() => {
+                let t = pick(who, true);
+                e.heal.insert(t[rng.usize(..t.len())], 1);
+            }
+            _ => e.energy = 1,
+        }
+        e
+    }
+
     /// A canonical draw (deck names for the cards) that a real draw could match.
     fn draw_split_ok(&self, s: &State, a: &Action) -> bool {
         let Action::Draw { cards } = a else { return false };

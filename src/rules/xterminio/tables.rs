@@ -52,6 +52,9 @@ pub struct Card {
     pub energy: bool,
     /// An action that stays in play after it is played.
     pub fixed: bool,
+    /// The card has a text (or an attack with a text) whose outcome an
+    /// `ability` step may record.
+    pub text: bool,
 }
 
 /// The numbers of the rules, from `facts.yaml`.
@@ -119,6 +122,7 @@ impl Tables {
                     attacks: Vec::new(),
                     energy: false,
                     fixed: false,
+                    text: c.field("text").is_some(),
                 };
                 match kind {
                     Kind::Character => {
@@ -142,6 +146,7 @@ impl Tables {
                             if !(0..=100).contains(&cost) || !(0..=100).contains(&damage) {
                                 return Err(format!("`{}`: an attack lacks its cost or damage", c.id));
                             }
+                            card.text |= r.get("text").is_some();
                             card.attacks.push(AttackStat {
                                 cost: cost as u16,
                                 damage: damage as u8,

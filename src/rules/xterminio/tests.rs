@@ -92,3 +92,48 @@ fn random_stats() {
         println!("{k:?}: {n}");
     }
 }
+
+#[test]
+#[ignore = "timing of the property-test steps"]
+fn timing() {
+    use std::time::Instant;
+    let p = Prepared(Xterminio::new_for_test());
+    let (mut gen_t, mut parse_t, mut replay_t, mut bytes) = (0.0, 0.0, 0.0, 0);
+    for seed in 0..100 {
+        let t = Instant::now();
+        let text = p.random_log(seed, 200);
+        gen_t += t.elapsed().as_secs_f64();
+        bytes += text.len();
+        let t = Instant::now();
+        let log = random::parse_log(&text).unwrap();
+        parse_t += t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        p.replay(&log, &Options::default()).unwrap();
+        replay_t += t.elapsed().as_secs_f64();
+    }
+    println!(
+        "gen {gen_t:.2} parse {parse_t:.2} replay {replay_t:.2} bytes/game {}",
+        bytes / 100
+    );
+}
+
+#[test]
+#[ignore = "what random games are made of"]
+fn random_mix() {
+    let p = Prepared(Xterminio::new_for_test());
+    let mut kinds = std::collections::BTreeMap::new();
+    let (mut n, mut ended, mut turns) = (0, 0, 0);
+    for seed in 0..100 {
+        let text = p.random_log(seed, 200);
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        ended += v.get("result").is_some() as usize;
+        for t in v["turns"].as_array().unwrap() {
+            turns += 1;
+            for a in t["actions"].as_array().unwrap() {
+                *kinds.entry(a["do"].as_str().unwrap().to_string()).or_insert(0) += 1;
+                n += 1;
+            }
+        }
+    }
+    println!("{n} actions, {turns} turns, {ended} ended: {kinds:?}");
+}
