@@ -455,12 +455,13 @@ impl Xterminio {
 
     /// Copies of `c` the player has in play (ability sources).
     fn in_play(side: &Side, c: u8) -> u8 {
-        let mut n = 0u8;
+        let mut n = 0usize;
         for f in side.battle.iter().flatten() {
-            n += (f.card == c) as u8 + (f.equipment == Some(c)) as u8;
+            n += (f.card == c) as usize + (f.equipment == Some(c)) as usize;
         }
-        n += (side.zone == Some(c)) as u8 + (side.energy_eq == Some(c)) as u8;
-        n + side.fixed.iter().filter(|&&x| x == c).count() as u8
+        n += (side.zone == Some(c)) as usize + (side.energy_eq == Some(c)) as usize;
+        n += side.fixed.iter().filter(|&&x| x == c).count();
+        n.min(u8::MAX as usize) as u8
     }
 
     fn check_effect(&self, s: &State, who: usize, e: &Effect, rule: &'static str) -> Result<(), Violation> {
@@ -1425,7 +1426,7 @@ impl Xterminio {
                     return s;
                 };
                 if let Some(c) = self.t.card(card) {
-                    s.p[a].used[c as usize] += 1;
+                    s.p[a].used[c as usize] = s.p[a].used[c as usize].saturating_add(1);
                     if let Some(e) = effect {
                         if e.expire
                             && let Some(k) = s.p[a].fixed.iter().position(|&x| x == c)
@@ -1470,12 +1471,12 @@ impl Xterminio {
             owned[c as usize] = owned[c as usize].saturating_add(k.min(255) as u8);
         }
         let draw = |hand: &[String], what: &str| -> Result<Vec<u8>, Violation> {
-            let mut counts = vec![0u8; count];
+            let mut counts = vec![0u16; count];
             let (mut chars, mut support) = (0, 0);
             for id in hand {
                 let c = self.known(id, "XT-3")?;
                 counts[c as usize] += 1;
-                if counts[c as usize] > owned[c as usize] {
+                if counts[c as usize] > owned[c as usize] as u16 {
                     return Err(v("XT-3", format!("{name}'s {what} holds more `{id}` than the deck"))
                         .expected(format!("at most {} `{id}`", owned[c as usize]))
                         .found(format!("{} `{id}`", counts[c as usize])));
@@ -1494,7 +1495,7 @@ impl Xterminio {
                     ))
                     .found(format!("{chars} characters and {support} support cards")));
             }
-            Ok(counts)
+            Ok(counts.iter().map(|&k| k as u8).collect::<Vec<u8>>())
         };
         if ps.mulligans.len() > n.mulligans {
             return Err(v("XT-3", format!("{name} takes {} mulligans", ps.mulligans.len()))
