@@ -16,6 +16,7 @@ pub mod replay;
 #[cfg(test)]
 mod toy;
 pub mod unmatched;
+pub mod xterminio;
 
 use std::fmt::{Debug, Display};
 
@@ -177,6 +178,7 @@ const ENGINES: &[(&str, Constructor)] = &[
     (onevmany::GAME_ID, boxed::<onevmany::OneVMany>),
     (openwars::GAME_ID, boxed::<openwars::OpenWars>),
     (unmatched::Unmatched::GAME, boxed::<unmatched::Unmatched>),
+    (xterminio::GAME_ID, boxed::<xterminio::Xterminio>),
 ];
 
 /// The engine of `game`, if pnpkit has one (`Err` when the pack lacks data

@@ -1,0 +1,125 @@
+use std::path::Path;
+use std::sync::OnceLock;
+
+use super::*;
+use crate::rules::replay::{Options, Prepared};
+use crate::rules::{Replayer, random};
+
+fn engine() -> &'static Xterminio {
+    static E: OnceLock<Xterminio> = OnceLock::new();
+    E.get_or_init(|| {
+        let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+        let report = crate::check::check(&data, &["xterminio".to_string()], &crate::pack::yaml::Limits::default())
+            .expect("data readable");
+        let game = report.games.iter().find(|g| g.id == GAME_ID).expect("xterminio pack");
+        Xterminio::new(game).expect("engine reads the pack")
+    })
+}
+
+#[test]
+fn pack_tables_are_read() {
+    let e = engine();
+    let m = e.t.card("miliciano").unwrap();
+    let mp = e.t.card("miliciano-potenciado").unwrap();
+    assert_eq!(e.t.get(m).powered_version, Some(mp));
+    assert_eq!(e.t.get(mp).base, m);
+    assert!(e.t.adjacent[Slot::AdvanceLeft as usize][Slot::CoverLeft as usize]);
+    assert!(!e.t.adjacent[Slot::AdvanceLeft as usize][Slot::AdvanceCenter as usize]);
+    assert_eq!(e.t.n.camp_slots, 6);
+    for d in &e.decks {
+        assert_eq!(d.values().sum::<u32>(), 60, "{d:?}");
+    }
+}
+
+#[test]
+fn random_games_replay_clean_and_mutations_agree() {
+    let p = Prepared(Xterminio::new_for_test());
+    let mut ended = 0;
+    for seed in 0..60 {
+        let text = p.random_log(seed, 200);
+        let r = p
+            .replay(&random::parse_log(&text).unwrap(), &Options::default())
+            .unwrap();
+        assert!(r.failure.is_none(), "{text}\n{:?}", r.failure);
+        ended += r.ending.is_some() as usize;
+        p.mutation_probe(seed, 120).unwrap();
+    }
+    assert!(ended > 0, "no random game ended");
+}
+
+#[test]
+#[ignore = "timing: run once with --release"]
+fn throughput() {
+    let p = Prepared(Xterminio::new_for_test());
+    let (n, secs) = p.throughput(1, 200_000);
+    assert!(n >= 200_000);
+    println!(
+        "xterminio: {n} actions in {secs:.3} s = {:.0} actions/s",
+        n as f64 / secs
+    );
+}
+
+impl Xterminio {
+    fn new_for_test() -> Xterminio {
+        let e = engine();
+        Xterminio {
+            t: e.t.clone(),
+            decks: e.decks.clone(),
+        }
+    }
+}
+
+/// Interception arithmetic: the interceptor's damage hits the attacker first
+/// (and can eliminate it, scoring for the defender), then the interceptor
+/// still takes the attack, and is exhausted for the rest of the turn.
+#[test]
+fn interception_can_eliminate_the_attacker_and_still_takes_the_hit() {
+    let e = engine();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/logs/xterminio/XT-11-legal.yaml");
+    let log = random::parse_log(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let parsed = crate::rules::replay::parse::<Xterminio>(&log).unwrap_or_else(|_| panic!("log reads"));
+    let mut s = e.start(&parsed.setup).unwrap();
+    let run = |s: State, a: Action| {
+        e.validate(&s, &a).unwrap();
+        e.apply(s, &a)
+    };
+    s = run(s, Action::EndTurn);
+    s = run(
+        s,
+        Action::Draw {
+            cards: vec!["larva".into(), "zangano".into(), "muda".into()],
+        },
+    );
+    // Ana's zone text (recorded) wounds Ben's Drone (life 2): 1 damage.
+    let mut wound = Effect::default();
+    wound.damage.insert(Slot::CoverRight, 1);
+    s = run(
+        s,
+        Action::Ability {
+            card: "bunker".into(),
+            by: Some("Ana".into()),
+            effect: Some(wound),
+        },
+    );
+    // The Drone (cost 1, damage 1) attacks the Recruit; Ana's Militiaman
+    // intercepts with Block (cost 1, damage 1): the Drone falls (2 points for
+    // Ana) and the Militiaman still takes 1.
+    let intercepted = |attacker| Action::Attack {
+        attacker,
+        attack: 1,
+        target: Slot::AdvanceLeft,
+        intercept: Some(Intercept {
+            by: Slot::CoverLeft,
+            attack: 2,
+        }),
+    };
+    s = run(s, intercepted(Slot::CoverRight));
+    let o = e.observe(&s);
+    assert_eq!(o["score"]["Ana"], 2, "{o}");
+    assert_eq!(o["battle"]["Ben"].get("cover-right"), None, "{o}");
+    assert_eq!(o["damage"]["Ana"]["cover-left"], 1, "{o}");
+    assert_eq!(o["energy"], serde_json::json!({"Ana": 4, "Ben": 4}), "{o}");
+    // Exhausted now, the Militiaman cannot intercept the Spitter.
+    let v = e.validate(&s, &intercepted(Slot::AdvanceCenter)).unwrap_err();
+    assert_eq!((v.rule, v.found.as_str()), ("XT-11", "an exhausted character"));
+}
