@@ -17,7 +17,10 @@ const RUNS: usize = 3;
 fn main() {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
     let report = check(&data, &[], &Limits::default()).expect("data");
-    println!("{:<10} {:>12} {:>16} {:>22}", "game", "actions", "actions/s", "parse+replay actions/s");
+    println!(
+        "{:<10} {:>12} {:>16} {:>22}",
+        "game", "actions", "actions/s", "parse+replay actions/s"
+    );
     for game in &report.games {
         let Some(engine) = engine_for(game) else { continue };
         let engine = engine.expect("engine");

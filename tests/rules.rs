@@ -7,7 +7,6 @@
 //! `# violation: UM-3 at turn 2 action 1` (or `at turn 2` for the turn
 //! itself, or `at setup`).
 
-use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -184,50 +183,71 @@ fn random_games() -> u64 {
         .unwrap_or(1000)
 }
 
-#[test]
-fn random_legal_games_replay_clean() {
-    for id in engine_games() {
-        let engine = engine(id);
-        let mut lengths = BTreeMap::new();
-        for seed in 0..random_games() {
-            let text = engine.random_log(seed, 200);
-            let log = random::parse_log(&text).unwrap_or_else(|e| panic!("{id} seed {seed}: {e}\n{text}"));
-            let replay = engine
-                .replay(&log, &Options::default())
-                .unwrap_or_else(|ds| panic!("{id} seed {seed}: not understood: {:?}\n{text}", ds[0]));
-            assert!(
-                replay.failure.is_none(),
-                "{id} seed {seed}: {:?}\n{text}",
-                replay.failure
-            );
-            *lengths.entry(replay.ending.is_some()).or_insert(0) += 1;
-        }
+/// A random legal game of `id`, through the log text and back, replays clean.
+fn random_games_replay_clean(id: &str) {
+    let engine = engine(id);
+    let mut ended = 0;
+    for seed in 0..random_games() {
+        let text = engine.random_log(seed, 200);
+        let log = random::parse_log(&text).unwrap_or_else(|e| panic!("{id} seed {seed}: {e}\n{text}"));
+        let replay = engine
+            .replay(&log, &Options::default())
+            .unwrap_or_else(|ds| panic!("{id} seed {seed}: not understood: {:?}\n{text}", ds[0]));
         assert!(
-            lengths.get(&true).copied().unwrap_or(0) > 0,
-            "{id}: no random game ever ended"
+            replay.failure.is_none(),
+            "{id} seed {seed}: {:?}\n{text}",
+            replay.failure
         );
+        ended += usize::from(replay.ending.is_some());
     }
+    assert!(ended > 0, "{id}: no random game ever ended");
 }
 
-#[test]
-fn mutated_actions_are_rejected_exactly_when_not_legal() {
-    for id in engine_games() {
-        let engine = engine(id);
-        let (mut legal, mut illegal) = (0, 0);
-        for seed in 0..random_games() / 2 {
-            let probe = engine
-                .mutation_probe(seed, 120)
-                .unwrap_or_else(|e| panic!("{id} seed {seed}: {e}"));
-            if probe.legal {
-                legal += 1;
-            } else {
-                illegal += 1;
+/// One action of a random legal game replaced by a candidate is rejected at
+/// that position exactly when the engine's legal list excludes it.
+fn mutations_agree_with_the_legal_list(id: &str) {
+    let engine = engine(id);
+    let (mut legal, mut illegal) = (0, 0);
+    for seed in 0..random_games() / 2 {
+        let probe = engine
+            .mutation_probe(seed, 120)
+            .unwrap_or_else(|e| panic!("{id} seed {seed}: {e}"));
+        if probe.legal {
+            legal += 1;
+        } else {
+            illegal += 1;
+        }
+    }
+    // Both outcomes must be exercised, or the property says little.
+    assert!(
+        legal > 0 && illegal > 0,
+        "{id}: {legal} legal and {illegal} illegal mutations"
+    );
+}
+
+/// One pair of property tests per engine, so they run in parallel.
+macro_rules! properties {
+    ($($game:ident),*) => {$(
+        mod $game {
+            #[test]
+            fn random_legal_games_replay_clean() {
+                super::random_games_replay_clean(stringify!($game));
+            }
+
+            #[test]
+            fn mutated_actions_are_rejected_exactly_when_not_legal() {
+                super::mutations_agree_with_the_legal_list(stringify!($game));
             }
         }
-        // Both outcomes must be exercised, or the property says little.
-        assert!(
-            legal > 0 && illegal > 0,
-            "{id}: {legal} legal and {illegal} illegal mutations"
-        );
+    )*};
+}
+
+properties!(mythic, onevmany, openwars, unmatched, xterminio);
+
+#[test]
+fn every_engine_has_property_tests() {
+    let listed = ["mythic", "onevmany", "openwars", "unmatched", "xterminio"];
+    for id in engine_games() {
+        assert!(listed.contains(&id), "add `{id}` to properties!(…) in tests/rules.rs");
     }
 }

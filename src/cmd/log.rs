@@ -110,7 +110,13 @@ pub fn check_log(data: &Path, path: &Path, options: &Options) -> Result<LogRepor
 
 /// Validates each player's `deck:` with the game's construction rules and
 /// hands it to the engine as `{card id: copies}`; `None` when a deck is illegal.
-fn check_decks(game: &Game, mut log: log::Log, path: &Path, text: &str, report: &mut LogReport) -> Result<Option<log::Log>, Fatal> {
+fn check_decks(
+    game: &Game,
+    mut log: log::Log,
+    path: &Path,
+    text: &str,
+    report: &mut LogReport,
+) -> Result<Option<log::Log>, Fatal> {
     let Some(c) = &game.construction else {
         return Ok(Some(log));
     };
@@ -127,9 +133,12 @@ fn check_decks(game: &Game, mut log: log::Log, path: &Path, text: &str, report: 
                     Some(d) => d,
                     None => {
                         diags.push(
-                            Diagnostic::new(Code::DeckFormat, format!("{}'s deck file `{rel}` cannot be found", player.name))
-                                .at(node.span)
-                                .expected(format!("a deck list at `{}`", file.display())),
+                            Diagnostic::new(
+                                Code::DeckFormat,
+                                format!("{}'s deck file `{rel}` cannot be found", player.name),
+                            )
+                            .at(node.span)
+                            .expected(format!("a deck list at `{}`", file.display())),
                         );
                         crate::deck::Deck::default()
                     }

@@ -133,7 +133,8 @@ fn log_text<E: Engine>(
         r.insert("reason".into(), Json::from(e.reason.clone()));
         doc.insert("result".into(), Json::Object(r));
     }
-    serde_json::to_string_pretty(&Json::Object(doc)).expect("JSON")
+    // One turn per line: readable, and cheaper to read back than pretty JSON.
+    compact_lines(&Json::Object(doc))
 }
 
 /// Parses log text (for generated logs and tests).
@@ -242,4 +243,28 @@ pub fn throughput<E: Engine>(engine: &E, seed: u64, min_actions: usize) -> (usiz
 pub fn game_text<E: Engine>(engine: &E, seed: u64, max_actions: usize) -> Result<String, String> {
     let mut rng = fastrand::Rng::with_seed(seed);
     play(engine, &mut rng, max_actions).map(|g| to_log_text(engine, &g))
+}
+
+/// A log document as JSON with each turn on its own line.
+fn compact_lines(doc: &Json) -> String {
+    let Json::Object(m) = doc else {
+        return doc.to_string();
+    };
+    let mut out = String::from("{\n");
+    for (i, (k, v)) in m.iter().enumerate() {
+        let sep = if i + 1 == m.len() { "" } else { "," };
+        match v {
+            Json::Array(items) if k == "turns" => {
+                out.push_str(&format!("  {}: [\n", Json::from(k.as_str())));
+                for (j, t) in items.iter().enumerate() {
+                    out.push_str(&format!("    {}{}\n", t, if j + 1 == items.len() { "" } else { "," }));
+                }
+                out.push_str(&format!("  ]{sep}\n"));
+            }
+            _ => out.push_str(&format!("  {}: {}{sep}\n", Json::from(k.as_str()), v)),
+        }
+    }
+    out.push('}');
+    out.push('\n');
+    out
 }
