@@ -18,4 +18,5 @@ pub mod pack;
 pub mod reference;
 pub mod render;
 pub mod schema;
+pub mod sheet;
 pub mod text;

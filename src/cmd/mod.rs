@@ -5,8 +5,13 @@
 pub mod build;
 pub mod check;
 pub mod export;
+pub mod gallery;
 pub mod i18n;
+pub mod manual;
+pub mod scaffold;
 pub mod schema;
+pub mod sheet;
+pub mod watch;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -72,6 +77,8 @@ pub trait Progress: Sync {
     fn start(&self, _total: usize, _what: &str) {}
     fn advance(&self) {}
     fn finish(&self) {}
+    /// A line a long-running command (`watch`) reports as it goes; `main` prints it.
+    fn message(&self, _line: &str) {}
 }
 
 /// No progress display (tests, pipes).
@@ -87,5 +94,12 @@ pub fn run(cli: &Cli, progress: &dyn Progress) -> Result<Outcome, Fatal> {
         Command::Build(args) => build::run(cli, args, progress),
         Command::Export(args) => export::run(cli, args, progress),
         Command::I18n(args) => i18n::run(cli, args),
+        Command::Import(args) => sheet::import(cli, args),
+        Command::ExportSheet(args) => sheet::export(cli, args),
+        Command::New(args) => scaffold::run(cli, args),
+        Command::Watch(args) => watch::run(cli, args, progress),
+        Command::Gallery(args) => gallery::run(cli, args, progress),
+        Command::Completions(args) => manual::completions(args),
+        Command::Man => manual::man(),
     }
 }
