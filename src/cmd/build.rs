@@ -162,8 +162,8 @@ pub fn build_all(
     (built, problems)
 }
 
-/// Compiles one document to PDF, with its warnings and timings.
-fn build_one(
+/// Compiles one document to PDF, with its warnings and timings (also used by `watch`).
+pub fn build_one(
     shared: &Shared,
     plan: &DocPlan,
     files: &[(String, typst::foundations::Bytes)],
