@@ -12,6 +12,7 @@ pub mod cmd;
 pub mod diag;
 pub mod export;
 pub mod fsx;
+pub mod gallery;
 pub mod i18n;
 pub mod model;
 pub mod pack;

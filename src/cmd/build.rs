@@ -272,6 +272,17 @@ pub fn run(cli: &Cli, args: &BuildArgs, progress: &dyn super::Progress) -> Resul
         write_atomic(&path, &b.pdf).map_err(|source| Fatal::Write { path, source })?;
         pages += b.pages;
     }
+    // The HTML gallery of each game (its designs come from typst's memo of the build just done).
+    let (gallery, gallery_problems) =
+        crate::gallery::galleries(&shared, &report.games, &args.select.locale, &args.select.out);
+    if !gallery_problems.is_empty() {
+        return Ok(Outcome {
+            stdout: super::gallery::render_problems(&gallery_problems, color)
+                + "build failed: the kits were written, the gallery was not\n",
+            status: Status::Problems,
+        });
+    }
+    super::gallery::write(&gallery)?;
     let warnings: Vec<&(Diagnostic, SourceMap)> = built.iter().flat_map(|b| &b.warnings).collect();
     let seconds = start.elapsed().as_secs_f64();
     let mut rendered_warnings = String::new();
