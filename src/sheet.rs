@@ -182,7 +182,7 @@ pub fn schema_line(kind: &str, in_folder: bool) -> String {
 
 /// Writes a components file in the canonical form. `cells` gives, per entry
 /// and per top-level key, the sheet cells it came from.
-pub fn write_yaml(kind: &Kind, locales: &[String], file: &FileData, cells: &[Vec<(String, Vec<usize>)>]) -> Written {
+pub fn write_yaml(kind: &Kind, locales: &[String], file: &FileData, cells: &[Origins]) -> Written {
     let mut out = schema_line(&kind.id, file.name.is_some());
     let mut origins = Vec::new();
     for (i, e) in file.entries.iter().enumerate() {
@@ -623,11 +623,14 @@ pub fn column_letter(mut i: usize) -> String {
     String::from_utf8(s).unwrap_or_default()
 }
 
+/// Where each top-level key of one component came from: key → sheet columns.
+pub type Origins = Vec<(String, Vec<usize>)>;
+
 /// A sheet read into components files, with where each value came from.
 pub struct Imported {
     pub files: Vec<FileData>,
     /// Per file, per entry: top-level key → sheet columns.
-    pub cells: Vec<Vec<Vec<(String, Vec<usize>)>>>,
+    pub cells: Vec<Vec<Origins>>,
     pub headers: Vec<String>,
 }
 
@@ -684,11 +687,7 @@ pub fn from_sheet(
             Some(c.clone())
         } else if h == "copies" {
             Some(Column::Field("copies".into()))
-        } else if let Some(spec) = kind.fields.get(h).filter(|s| s.ty == FieldType::Text).or(
-            // `name` is a text too
-            None,
-        ) {
-            let _ = spec;
+        } else if h == "name" || kind.fields.get(h).is_some_and(|s| s.ty == FieldType::Text) {
             problems.push(SheetProblem {
                 diagnostic: Diagnostic::new(
                     Code::UnknownField,
@@ -698,23 +697,6 @@ pub fn from_sheet(
                     locales
                         .iter()
                         .map(|l| format!("`{h}.{l}`"))
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                ),
-                row: *header_row,
-                column: Some(i),
-            });
-            None
-        } else if h == "name" {
-            problems.push(SheetProblem {
-                diagnostic: Diagnostic::new(
-                    Code::UnknownField,
-                    "column `name` holds a text: it needs one column per locale",
-                )
-                .expected(
-                    locales
-                        .iter()
-                        .map(|l| format!("`name.{l}`"))
                         .collect::<Vec<_>>()
                         .join(", "),
                 ),
@@ -740,7 +722,7 @@ pub fn from_sheet(
         cols.push(col);
     }
     let mut files: Vec<FileData> = Vec::new();
-    let mut cells: Vec<Vec<Vec<(String, Vec<usize>)>>> = Vec::new();
+    let mut cells: Vec<Vec<Origins>> = Vec::new();
     let mut first = true;
     for (row_no, row) in rows {
         if row.iter().all(|c| c.trim().is_empty()) {
@@ -749,7 +731,7 @@ pub fn from_sheet(
         let mut file_name: Option<String> = default_folder.then(|| format!("{}.yaml", kind.id));
         let mut comments: Vec<String> = Vec::new();
         let mut map: Vec<(Node, Node)> = Vec::new();
-        let mut origin: Vec<(String, Vec<usize>)> = Vec::new();
+        let mut origin: Origins = Vec::new();
         for (i, col) in cols.iter().enumerate() {
             let Some(col) = col else { continue };
             let cell = row.get(i).map(String::as_str).unwrap_or("");

@@ -124,7 +124,7 @@ impl Session {
                 // Stage 1: the chunks of designs whose inputs changed.
                 let piece_keys: Vec<Vec<(String, u64)>> =
                     pieces.chunks.iter().map(|c| piece_keys(c, templates)).collect();
-                let keys: Vec<u64> = piece_keys.iter().map(|k| hash_of(k)).collect();
+                let keys: Vec<u64> = piece_keys.iter().map(hash_of).collect();
                 // The designs that changed since the last rebuild go first into
                 // `<game>-changed.pdf`, a few pages that compile in a blink.
                 let t = Instant::now();
