@@ -273,6 +273,7 @@ pub fn run(cli: &Cli, args: &BuildArgs, progress: &dyn super::Progress) -> Resul
         pages += b.pages;
     }
     // The HTML gallery of each game (its designs come from typst's memo of the build just done).
+    let gallery_start = Instant::now();
     let (gallery, gallery_problems) =
         crate::gallery::galleries(&shared, &report.games, &args.select.locale, &args.select.out);
     if !gallery_problems.is_empty() {
@@ -282,7 +283,8 @@ pub fn run(cli: &Cli, args: &BuildArgs, progress: &dyn super::Progress) -> Resul
             status: Status::Problems,
         });
     }
-    super::gallery::write(&gallery)?;
+    let gallery_files = super::gallery::write(&gallery)?;
+    let gallery_seconds = gallery_start.elapsed().as_secs_f64();
     let warnings: Vec<&(Diagnostic, SourceMap)> = built.iter().flat_map(|b| &b.warnings).collect();
     let seconds = start.elapsed().as_secs_f64();
     let mut rendered_warnings = String::new();
@@ -301,6 +303,11 @@ pub fn run(cli: &Cli, args: &BuildArgs, progress: &dyn super::Progress) -> Resul
                     args.select.out.display(),
                     warnings.len(),
                     if warnings.len() == 1 { "" } else { "s" },
+                )
+                + &format!(
+                    "wrote {} gallery files ({}/<game>/index.html) in {gallery_seconds:.2} s\n",
+                    gallery_files,
+                    args.select.out.display()
                 )
         }
         Format::Json => {
