@@ -317,3 +317,68 @@ fn unknown_kind_is_a_usage_error() {
     assert_eq!(o.status.code(), Some(2));
     assert!(out(&o).contains("no kind `wizard`"), "{}", out(&o));
 }
+
+/// A minimal ODS spreadsheet with one table.
+fn ods(path: &Path, table: &str, rows: &[Vec<String>]) {
+    use std::io::Write;
+    let f = std::fs::File::create(path).unwrap();
+    let mut z = zip::ZipWriter::new(f);
+    let stored = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    z.start_file("mimetype", stored).unwrap();
+    z.write_all(b"application/vnd.oasis.opendocument.spreadsheet").unwrap();
+    let opts = zip::write::SimpleFileOptions::default();
+    z.start_file("META-INF/manifest.xml", opts).unwrap();
+    z.write_all(br#"<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2"><manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>"#).unwrap();
+    let esc = |c: &str| c.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+    let mut body = String::new();
+    for r in rows {
+        body.push_str("<table:table-row>");
+        for c in r {
+            if let Ok(n) = c.parse::<f64>() {
+                body.push_str(&format!(r#"<table:table-cell office:value-type="float" office:value="{n}"><text:p>{n}</text:p></table:table-cell>"#));
+            } else if c.is_empty() {
+                body.push_str("<table:table-cell/>");
+            } else {
+                body.push_str(&format!(
+                    r#"<table:table-cell office:value-type="string"><text:p>{}</text:p></table:table-cell>"#,
+                    esc(c)
+                ));
+            }
+        }
+        body.push_str("</table:table-row>");
+    }
+    z.start_file("content.xml", opts).unwrap();
+    write!(z, r#"<?xml version="1.0" encoding="UTF-8"?><office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2"><office:body><office:spreadsheet><table:table table:name="{table}">{body}</table:table></office:spreadsheet></office:body></office:document-content>"#).unwrap();
+    z.finish().unwrap();
+}
+
+#[test]
+fn ods_sheets_import_too() {
+    let tmp = project("mythic");
+    let dir = tmp.path();
+    let csv = pnpkit(dir, &["export-sheet", "mythic", "maneuver"]);
+    let text = String::from_utf8_lossy(&csv.stdout).into_owned();
+    let mut r = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(text.as_bytes());
+    let mut rows: Vec<Vec<String>> = r
+        .records()
+        .map(|x| x.unwrap().iter().map(String::from).collect())
+        .collect();
+    let before = std::fs::read_to_string(dir.join("data/mythic/components/maneuver.yaml")).unwrap();
+    ods(&dir.join("maneuvers.ods"), "maneuver", &rows);
+    let o = pnpkit(dir, &["import", "mythic", "maneuver", "maneuvers.ods"]);
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    assert!(out(&o).contains("from maneuvers.ods: sheet maneuver"), "{}", out(&o));
+    let o = pnpkit(dir, &["check", "--deny-warnings"]);
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    // An edited text arrives in the YAML.
+    let col = rows[0].iter().position(|h| h == "text.en").unwrap();
+    rows[1][col] = "In your turn, draw two cards. Edited in a spreadsheet.".into();
+    ods(&dir.join("maneuvers.ods"), "maneuver", &rows);
+    let o = pnpkit(dir, &["import", "mythic", "maneuver", "maneuvers.ods"]);
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    let after = std::fs::read_to_string(dir.join("data/mythic/components/maneuver.yaml")).unwrap();
+    assert!(after.contains("Edited in a spreadsheet."));
+    assert!(!before.contains("Edited in a spreadsheet."));
+}
