@@ -112,6 +112,56 @@ pub enum Command {
                             `export` marks stale entries fuzzy. Exit 1 when a text is missing or stale."
     )]
     I18n(I18nArgs),
+
+    /// Turn a spreadsheet (CSV, XLSX, ODS) into a kind's YAML, checked like `check`, located by row and column.
+    #[command(after_help = "Examples:\n  pnpkit import openwars spell spells.csv\n  \
+                            pnpkit import unmatched card cards.xlsx --sheet Cards --check   validate only\n  \
+                            pnpkit export-sheet openwars spell -o spells.csv                start from the current data\n\n\
+                            One row per component: `id`, `name.es`, `name.en`, `count` (copies), one column per field\n\
+                            (`<field>.<locale>` for texts; lists and records as YAML flow text such as `[a, b]` or\n\
+                            `{x: 1}`), `sample`, and `#` for comments. See docs/sheets.md.")]
+    Import(ImportArgs),
+
+    /// Write a kind's components as a CSV sheet (the reverse of `import`).
+    #[command(after_help = "Examples:\n  pnpkit export-sheet openwars spell > spells.csv\n  \
+                            pnpkit export-sheet unmatched card -o cards.csv\n\n\
+                            `pnpkit import` reads the sheet back; an unedited sheet gives the same values and comments.")]
+    ExportSheet(ExportSheetArgs),
+
+    /// Scaffold a new game pack that checks clean and builds at once.
+    #[command(
+        after_help = "Examples:\n  pnpkit new mygame                  data/mygame/ and templates/mygame/kit.typ\n  \
+                            pnpkit --data my-games new duel\n\n\
+                            Refuses (exit 2) when the pack or its template folder exists. See docs/game-packs.md."
+    )]
+    New(NewArgs),
+
+    /// Rebuild a game's kit on every change to its data, templates or fonts.
+    #[command(
+        after_help = "Examples:\n  pnpkit watch openwars               es and A4 (the pack's first locale and paper)\n  \
+                            pnpkit watch unmatched --locale en --paper letter\n\n\
+                            Keeps typst's incremental state between rebuilds; errors are printed and the last good\n\
+                            PDFs stay in place. Stop with Ctrl-C."
+    )]
+    Watch(WatchArgs),
+
+    /// Write an HTML gallery of every component and the rules (output/<game>/index.html).
+    #[command(after_help = "Examples:\n  pnpkit gallery                     every game\n  \
+                            pnpkit gallery openwars --locale en\n\n\
+                            `build` writes the galleries too. Static files only: open index.html in any browser.")]
+    Gallery(GalleryArgs),
+
+    /// Print a shell completion script.
+    #[command(
+        after_help = "Examples:\n  pnpkit completions bash > /etc/bash_completion.d/pnpkit\n  \
+                            pnpkit completions zsh > ~/.zfunc/_pnpkit\n  \
+                            pnpkit completions fish > ~/.config/fish/completions/pnpkit.fish"
+    )]
+    Completions(CompletionsArgs),
+
+    /// Print the manual page (roff).
+    #[command(after_help = "Examples:\n  pnpkit man > pnpkit.1 && man ./pnpkit.1")]
+    Man,
 }
 
 #[derive(Debug, Args)]
@@ -241,6 +291,71 @@ pub struct I18nArgs {
     /// Where `export` writes and `import` reads `<game>/i18n/<locale>.po`.
     #[arg(long, value_name = "DIR", default_value = "output")]
     pub out: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// The game (pack folder name).
+    pub game: String,
+    /// The component kind the sheet holds.
+    pub kind: String,
+    /// The sheet: .csv, .xlsx or .ods.
+    pub file: PathBuf,
+    /// Validate only; write nothing.
+    #[arg(long)]
+    pub check: bool,
+    /// The sheet of a workbook (default: the one named like the kind, else the first).
+    #[arg(long, value_name = "NAME")]
+    pub sheet: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ExportSheetArgs {
+    /// The game (pack folder name).
+    pub game: String,
+    /// The component kind.
+    pub kind: String,
+    /// Write the CSV to this file instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct NewArgs {
+    /// The new game's id: lowercase letters, digits and dashes.
+    pub game: String,
+}
+
+#[derive(Debug, Args)]
+pub struct WatchArgs {
+    /// The game (default: the only pack, or the first in name order).
+    pub game: Option<String>,
+    /// Where output is written.
+    #[arg(long, value_name = "DIR", default_value = "output")]
+    pub out: PathBuf,
+    /// The locale to build (default: the pack's first).
+    #[arg(long)]
+    pub locale: Option<String>,
+    /// The paper to build.
+    #[arg(long, value_enum, default_value_t = PaperArg::A4)]
+    pub paper: PaperArg,
+    /// Build once (as a rebuild would) and exit: for scripts and tests.
+    #[arg(long)]
+    pub once: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct GalleryArgs {
+    /// Games, locales and output folder (`<out>/<game>/index.html`).
+    #[command(flatten)]
+    pub select: Selection,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

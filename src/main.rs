@@ -29,6 +29,11 @@ impl Progress for Bar {
             b.finish_and_clear();
         }
     }
+    fn message(&self, line: &str) {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{line}");
+        let _ = out.flush();
+    }
 }
 
 fn main() -> ExitCode {

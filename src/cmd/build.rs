@@ -162,8 +162,8 @@ pub fn build_all(
     (built, problems)
 }
 
-/// Compiles one document to PDF, with its warnings and timings.
-fn build_one(
+/// Compiles one document to PDF, with its warnings and timings (also used by `watch`).
+pub fn build_one(
     shared: &Shared,
     plan: &DocPlan,
     files: &[(String, typst::foundations::Bytes)],
@@ -272,6 +272,19 @@ pub fn run(cli: &Cli, args: &BuildArgs, progress: &dyn super::Progress) -> Resul
         write_atomic(&path, &b.pdf).map_err(|source| Fatal::Write { path, source })?;
         pages += b.pages;
     }
+    // The HTML gallery of each game (its designs come from typst's memo of the build just done).
+    let gallery_start = Instant::now();
+    let (gallery, gallery_problems) =
+        crate::gallery::galleries(&shared, &report.games, &args.select.locale, &args.select.out);
+    if !gallery_problems.is_empty() {
+        return Ok(Outcome {
+            stdout: super::gallery::render_problems(&gallery_problems, color)
+                + "build failed: the kits were written, the gallery was not\n",
+            status: Status::Problems,
+        });
+    }
+    let gallery_files = super::gallery::write(&gallery)?;
+    let gallery_seconds = gallery_start.elapsed().as_secs_f64();
     let warnings: Vec<&(Diagnostic, SourceMap)> = built.iter().flat_map(|b| &b.warnings).collect();
     let seconds = start.elapsed().as_secs_f64();
     let mut rendered_warnings = String::new();
@@ -290,6 +303,11 @@ pub fn run(cli: &Cli, args: &BuildArgs, progress: &dyn super::Progress) -> Resul
                     args.select.out.display(),
                     warnings.len(),
                     if warnings.len() == 1 { "" } else { "s" },
+                )
+                + &format!(
+                    "wrote {} gallery files ({}/<game>/index.html) in {gallery_seconds:.2} s\n",
+                    gallery_files,
+                    args.select.out.display()
                 )
         }
         Format::Json => {

@@ -6,9 +6,14 @@ pub mod build;
 pub mod check;
 pub mod deck;
 pub mod export;
+pub mod gallery;
 pub mod i18n;
 pub mod log;
+pub mod manual;
+pub mod scaffold;
 pub mod schema;
+pub mod sheet;
+pub mod watch;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -74,6 +79,8 @@ pub trait Progress: Sync {
     fn start(&self, _total: usize, _what: &str) {}
     fn advance(&self) {}
     fn finish(&self) {}
+    /// A line a long-running command (`watch`) reports as it goes; `main` prints it.
+    fn message(&self, _line: &str) {}
 }
 
 /// No progress display (tests, pipes).
@@ -91,5 +98,12 @@ pub fn run(cli: &Cli, progress: &dyn Progress) -> Result<Outcome, Fatal> {
         Command::I18n(args) => i18n::run(cli, args),
         Command::Log(args) => log::run(cli, args),
         Command::Deck(args) => deck::run(cli, args),
+        Command::Import(args) => sheet::import(cli, args),
+        Command::ExportSheet(args) => sheet::export(cli, args),
+        Command::New(args) => scaffold::run(cli, args),
+        Command::Watch(args) => watch::run(cli, args, progress),
+        Command::Gallery(args) => gallery::run(cli, args, progress),
+        Command::Completions(args) => manual::completions(args),
+        Command::Man => manual::man(),
     }
 }

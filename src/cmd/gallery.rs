@@ -1,0 +1,74 @@
+//! `pnpkit gallery`: `<out>/<game>/index.html` with every component as an
+//! image and its data, and the rules (`build` writes it too).
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use super::check::human;
+use super::{Fatal, Outcome, Progress, Status, use_color};
+use crate::check::check;
+use crate::cli::{Cli, GalleryArgs};
+use crate::diag::{Diagnostic, SourceMap, render_human};
+use crate::fsx::write_atomic;
+use crate::pack::yaml::Limits;
+use crate::render::world::Shared;
+
+/// Writes gallery files; returns how many.
+pub fn write(files: &[(PathBuf, Vec<u8>)]) -> Result<usize, Fatal> {
+    for (path, bytes) in files {
+        write_atomic(path, bytes).map_err(|source| Fatal::Write {
+            path: path.clone(),
+            source,
+        })?;
+    }
+    Ok(files.len())
+}
+
+/// Renders gallery problems as build does.
+pub fn render_problems(problems: &[(Diagnostic, SourceMap)], color: bool) -> String {
+    let mut s = String::new();
+    for (d, sources) in problems {
+        s.push_str(&render_human(std::slice::from_ref(d), sources, color));
+    }
+    s
+}
+
+pub fn run(cli: &Cli, args: &GalleryArgs, _progress: &dyn Progress) -> Result<Outcome, Fatal> {
+    let start = Instant::now();
+    let color = use_color(cli.color);
+    let report = check(&cli.data, &args.select.games, &Limits::default())?;
+    if report.has_errors() {
+        let mut stdout = human(&report, color, None);
+        stdout.push_str("gallery refused: the data has errors\n");
+        return Ok(Outcome {
+            stdout,
+            status: Status::Problems,
+        });
+    }
+    let shared = Shared::new(Path::new("."), super::build::epoch()).map_err(|e| {
+        Fatal::Setup(format!(
+            "cannot load fonts from `fonts/`: {e} (run pnpkit from the project root)"
+        ))
+    })?;
+    let (files, problems) = crate::gallery::galleries(&shared, &report.games, &args.select.locale, &args.select.out);
+    if !problems.is_empty() {
+        return Ok(Outcome {
+            stdout: render_problems(&problems, color) + "gallery failed: nothing was written\n",
+            status: Status::Problems,
+        });
+    }
+    let n = write(&files)?;
+    let pages: Vec<String> = report
+        .games
+        .iter()
+        .map(|g| args.select.out.join(&g.id).join("index.html").display().to_string())
+        .collect();
+    Ok(Outcome {
+        stdout: format!(
+            "wrote {} ({n} files) in {:.2} s\n",
+            pages.join(", "),
+            start.elapsed().as_secs_f64()
+        ),
+        status: Status::Clean,
+    })
+}

@@ -1,0 +1,243 @@
+//! The HTML gallery of a game: every component drawn as SVG (typst-svg, the
+//! same designs as the kit) with its data, filterable by kind and
+//! searchable, and the rules reference as HTML. Rendered with tera from
+//! `templates/gallery/index.html`; static files only.
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde_json::{Value, json};
+use tera::{Context, Tera};
+
+use crate::diag::{Diagnostic, SourceMap};
+use crate::model::{Game, Shape};
+use crate::render::world::Shared;
+use crate::render::{KitOptions, compile, plan_pieces};
+
+/// The built-in page template, used when the project has none.
+const TEMPLATE: &str = include_str!("../templates/gallery/index.html");
+
+/// Interface strings of the page per locale.
+fn strings(locale: &str) -> Value {
+    match locale {
+        "es" => json!({
+            "pieces": "Componentes", "rules": "Reglamento", "search": "Buscar…", "glossary": "Glosario",
+            "see": "Ver", "sample": "valores de muestra", "noimage": "Solo datos: no se imprime",
+        }),
+        _ => json!({
+            "pieces": "Components", "rules": "Rules", "search": "Search…", "glossary": "Glossary",
+            "see": "See", "sample": "sample values", "noimage": "Data only: not printed",
+        }),
+    }
+}
+
+/// A field value as text for the page.
+fn show(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
+        Value::Array(items) if items.iter().all(|i| !i.is_object() && !i.is_array()) => {
+            items.iter().map(show).collect::<Vec<_>>().join(", ")
+        }
+        other => other.to_string(),
+    }
+}
+
+/// Sections flattened with their depth (tera renders a list, not a tree).
+fn flatten(sections: &Value, depth: usize, out: &mut Vec<Value>) {
+    for s in sections.as_array().into_iter().flatten() {
+        let mut flat = s.clone();
+        flat["depth"] = json!(depth);
+        flat["sections"] = json!([]);
+        out.push(flat);
+        flatten(&s["sections"], depth + 1, out);
+    }
+}
+
+/// The gallery's files for `game` in `locale`, relative to `<out>/<game>/`:
+/// `index.html` and `gallery/<kind>/<id>.svg`. Typst errors come back as
+/// diagnostics.
+#[allow(clippy::type_complexity)]
+pub fn gallery(
+    shared: &Shared,
+    game: &Game,
+    locale: &str,
+    template: &str,
+) -> Result<Vec<(PathBuf, Vec<u8>)>, Vec<(Diagnostic, SourceMap)>> {
+    let opts = KitOptions::default();
+    let pieces = plan_pieces(game, locale, &opts, template);
+    // The designs, laid out as the kit lays them out (memoized when `build` just did).
+    let docs: Vec<_> = pieces
+        .chunks
+        .par_iter()
+        .map(|c| {
+            let mut sources = SourceMap::default();
+            compile(shared, c, &[], &mut sources).map_err(|d| (d, sources))
+        })
+        .collect();
+    let mut compiled = Vec::new();
+    let mut problems = Vec::new();
+    for d in docs {
+        match d {
+            Ok(c) => compiled.push(c.document),
+            Err((diags, sources)) => {
+                for d in diags {
+                    let mut s = SourceMap::default();
+                    for i in 0..sources.len() {
+                        let f = sources.get(crate::diag::FileId(i as u32));
+                        s.add(f.path.clone(), f.text.clone());
+                    }
+                    problems.push((d, s));
+                }
+            }
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let view = pieces
+        .chunks
+        .first()
+        .map(|c| c.data["game"].clone())
+        .unwrap_or(Value::Null);
+    let mut jobs = Vec::new();
+    let mut components = Vec::new();
+    let mut kinds = Vec::new();
+    for kind in game.kinds.values() {
+        let list = game.components.get(&kind.id).map(Vec::as_slice).unwrap_or_default();
+        if list.is_empty() {
+            continue;
+        }
+        kinds.push(json!({"id": kind.id, "name": kind.name.get(locale), "count": list.len()}));
+        for c in list {
+            let printed = kind.shape != Shape::None && kind.size.is_some();
+            let image = printed.then(|| {
+                let face = if kind.shape == Shape::Board { "board" } else { "front" };
+                let variant = kind
+                    .variants
+                    .as_ref()
+                    .and_then(|v| game.components.get(v))
+                    .and_then(|l| l.first())
+                    .map(|v| v.id.as_str());
+                let (chunk, page) = pieces.locate(&kind.id, &c.id, face, variant);
+                let rel = format!("gallery/{}/{}.svg", kind.id, c.id);
+                jobs.push((chunk, page, rel.clone()));
+                rel
+            });
+            let fields = view["components"][&kind.id][&c.id]["fields"].clone();
+            let shown: Vec<Value> = fields
+                .as_object()
+                .into_iter()
+                .flatten()
+                .map(|(k, v)| json!({"name": k.replace('_', " "), "value": show(v)}))
+                .collect();
+            let name = c.name.get(locale);
+            let search = format!(
+                "{} {} {} {}",
+                name,
+                c.id,
+                kind.name.get(locale),
+                shown.iter().map(|f| show(&f["value"])).collect::<Vec<_>>().join(" ")
+            )
+            .to_lowercase();
+            components.push(json!({
+                "kind": kind.id,
+                "kind_name": kind.name.get(locale),
+                "id": c.id,
+                "name": name,
+                "copies": c.copies,
+                "sample": !c.sample.is_none(),
+                "image": image,
+                "fields": shown,
+                "search": search,
+            }));
+        }
+    }
+    let mut files: Vec<(PathBuf, Vec<u8>)> = jobs
+        .par_iter()
+        .filter_map(|(chunk, page, rel)| {
+            let p = compiled.get(*chunk)?.pages().get(page.checked_sub(1)?)?;
+            let svg = typst_svg::svg(p, &typst_svg::SvgOptions::default());
+            Some((PathBuf::from(rel), svg.into_bytes()))
+        })
+        .collect();
+    let rules = crate::render::book::rules_view(game, locale);
+    let chapters: Vec<Value> = rules["chapters"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|ch| {
+            let mut flat = Vec::new();
+            flatten(&ch["sections"], 1, &mut flat);
+            let mut ch = ch.clone();
+            ch["sections"] = Value::Array(flat);
+            ch
+        })
+        .collect();
+    let page = json!({
+        "locale": locale,
+        "game": {"id": game.id, "name": game.name.get(locale)},
+        "strings": strings(locale),
+        "kinds": kinds,
+        "components": components,
+        "chapters": chapters,
+        "glossary": rules["glossary"],
+    });
+    let source = std::fs::read_to_string(shared.root().join("templates/gallery/index.html"))
+        .unwrap_or_else(|_| TEMPLATE.to_owned());
+    let html = render(&source, &page).map_err(|e| {
+        vec![(
+            Diagnostic::new(
+                crate::diag::Code::TemplateError,
+                format!("template error: the gallery page does not render: {e}"),
+            )
+            .in_file("templates/gallery/index.html"),
+            SourceMap::default(),
+        )]
+    })?;
+    files.push((PathBuf::from("index.html"), html.into_bytes()));
+    Ok(files)
+}
+
+fn render(source: &str, page: &Value) -> Result<String, String> {
+    let mut tera = Tera::default();
+    let err = |e: tera::Error| {
+        let mut msg = e.to_string();
+        let mut s = std::error::Error::source(&e);
+        while let Some(x) = s {
+            msg.push_str(": ");
+            msg.push_str(&x.to_string());
+            s = x.source();
+        }
+        msg
+    };
+    tera.add_raw_template("index.html", source).map_err(err)?;
+    let ctx = Context::from_serialize(page).map_err(err)?;
+    tera.render("index.html", &ctx).map_err(err)
+}
+
+/// The files of every game's gallery, under `<out>/<game>/`.
+#[allow(clippy::type_complexity)]
+pub fn galleries(
+    shared: &Shared,
+    games: &[Game],
+    locales: &[String],
+    out: &Path,
+) -> (Vec<(PathBuf, Vec<u8>)>, Vec<(Diagnostic, SourceMap)>) {
+    let mut files = Vec::new();
+    let mut problems = Vec::new();
+    for game in games {
+        let locale = locales
+            .iter()
+            .find(|l| game.locales.contains(l))
+            .or(game.locales.first())
+            .cloned()
+            .unwrap_or_default();
+        let template = crate::cmd::build::template_for(shared.root(), &game.id);
+        match gallery(shared, game, &locale, &template) {
+            Ok(f) => files.extend(f.into_iter().map(|(p, b)| (out.join(&game.id).join(p), b))),
+            Err(p) => problems.extend(p),
+        }
+    }
+    (files, problems)
+}

@@ -1,0 +1,123 @@
+//! The HTML gallery: every component of every shipped game appears in the
+//! page as headless Chromium sees it, with no console error. Needs Debian's
+//! `chromium` (`apt-get install -y chromium`); skipped with a message when
+//! it cannot be found.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use pnpkit::check::check;
+use pnpkit::pack::yaml::Limits;
+
+fn chromium() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("CHROMIUM") {
+        return Some(PathBuf::from(p));
+    }
+    let path = std::env::var_os("PATH")?;
+    for dir in std::env::split_paths(&path) {
+        for name in ["chromium", "chromium-browser", "google-chrome"] {
+            let p = dir.join(name);
+            if p.is_file() {
+                return Some(p);
+            }
+        }
+    }
+    None
+}
+
+/// The DOM after scripts ran, and the console errors chromium logged.
+fn load(browser: &Path, page: &Path) -> (String, Vec<String>) {
+    let o = Command::new(browser)
+        .args([
+            "--headless",
+            "--disable-gpu",
+            "--no-sandbox",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--allow-file-access-from-files",
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+        ])
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .expect("run chromium");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    let errors = stderr
+        .lines()
+        .filter(|l| l.contains("CONSOLE") || l.contains("Uncaught") || l.contains("ERR_FILE_NOT_FOUND"))
+        .map(str::to_owned)
+        .collect();
+    (String::from_utf8_lossy(&o.stdout).into_owned(), errors)
+}
+
+#[test]
+fn every_component_is_in_the_gallery_and_the_page_has_no_console_error() {
+    let Some(browser) = chromium() else {
+        println!("SKIPPED: chromium not found; install it with `apt-get install -y chromium` (or set CHROMIUM)");
+        return;
+    };
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let tmp = tempfile::tempdir().unwrap();
+
+    // The detector itself sees a script error.
+    let bad = tmp.path().join("bad.html");
+    std::fs::write(&bad, "<html><body><script>noSuchFunction();</script></body></html>").unwrap();
+    let (_, errors) = load(&browser, &bad);
+    assert!(
+        !errors.is_empty(),
+        "chromium logged no console error for a broken script"
+    );
+
+    let out = tmp.path().join("out");
+    let o = Command::new(env!("CARGO_BIN_EXE_pnpkit"))
+        .args(["gallery", "--locale", "en", "--out"])
+        .arg(&out)
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stdout));
+    let report = check(&root.join("data"), &[], &Limits::default()).unwrap();
+    for game in &report.games {
+        let page = out.join(&game.id).join("index.html");
+        let html = std::fs::read_to_string(&page).unwrap();
+        assert!(
+            !html.contains("http://") && !html.contains("https://"),
+            "{}: external address",
+            game.id
+        );
+        for src in html.split("src=\"").skip(1).filter_map(|s| s.split('"').next()) {
+            assert!(out.join(&game.id).join(src).is_file(), "{}: missing {src}", game.id);
+        }
+        let (dom, errors) = load(&browser, &page);
+        assert!(errors.is_empty(), "{}: console errors:\n{}", game.id, errors.join("\n"));
+        assert!(
+            dom.contains("data-ready=\"true\""),
+            "{}: the script did not run",
+            game.id
+        );
+        let mut n = 0;
+        for (kind, list) in &game.components {
+            for c in list {
+                assert!(
+                    dom.contains(&format!("data-id=\"{kind}/{}\"", c.id)),
+                    "{}: {kind} {} missing",
+                    game.id,
+                    c.id
+                );
+                n += 1;
+            }
+        }
+        assert!(dom.contains(&format!("{n} / {n}")), "{}: the count line", game.id);
+        for ch in &game.reference.chapters {
+            assert!(
+                dom.contains(&format!("id=\"ch-{}\"", ch.id)),
+                "{}: chapter {}",
+                game.id,
+                ch.id
+            );
+        }
+        for rule in &game.rule_ids {
+            assert!(dom.contains(&format!("id=\"{rule}\"")), "{}: rule {rule}", game.id);
+        }
+    }
+}
