@@ -253,9 +253,11 @@ fn read_item(node: &Node, diags: &mut Vec<Diagnostic>) -> Option<Item> {
         );
         return None;
     }
+    let mut node = node.clone();
+    node.span.end = extent(&node);
     Some(Item::Action(ActionItem {
-        value: to_json(node),
-        node: node.clone(),
+        value: to_json(&node),
+        node,
     }))
 }
 
@@ -294,6 +296,17 @@ fn read_result(node: &Node, players: &[Player], diags: &mut Vec<Diagnostic>) -> 
         reason,
         span: node.span,
     })
+}
+
+/// Where a node's text ends: the end of its last descendant (a flow
+/// mapping's own span covers only its opening brace).
+fn extent(node: &Node) -> usize {
+    let inner = match &node.value {
+        Value::Seq(items) => items.iter().map(extent).max(),
+        Value::Map(entries) => entries.iter().map(|(k, v)| extent(k).max(extent(v))).max(),
+        _ => None,
+    };
+    inner.unwrap_or(node.span.end).max(node.span.end)
 }
 
 /// The node as plain JSON (spans dropped; non-string keys written as text).
