@@ -6,31 +6,14 @@
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
-use pnpkit::check::check;
 use pnpkit::cmd::deck::{DeckReport, check_deck, human};
 use pnpkit::deck::{Context, Deck, validate};
 use pnpkit::model::{FieldValue, Game};
-use pnpkit::pack::yaml::Limits;
 use proptest::prelude::*;
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn games() -> &'static Vec<Game> {
-    static GAMES: OnceLock<Vec<Game>> = OnceLock::new();
-    GAMES.get_or_init(|| {
-        let report = check(&root().join("data"), &[], &Limits::default()).expect("data readable");
-        assert!(!report.has_errors(), "shipped data has errors");
-        report.games
-    })
-}
-
-fn game(id: &str) -> &'static Game {
-    games().iter().find(|g| g.id == id).expect("shipped game")
-}
+mod common;
+use common::{game, root, shipped};
 
 fn samples(id: &str) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = fs::read_dir(root().join("data").join(id).join("decks"))
@@ -69,7 +52,7 @@ fn violated(report: &DeckReport) -> BTreeSet<String> {
 
 #[test]
 fn every_game_has_a_legal_plain_text_sample_and_samples_behave_as_named() {
-    for g in games() {
+    for g in shipped() {
         let files = samples(&g.id);
         assert!(
             files.iter().any(|p| p.extension().is_some_and(|e| e == "txt")
@@ -104,7 +87,7 @@ fn every_game_has_a_legal_plain_text_sample_and_samples_behave_as_named() {
 
 #[test]
 fn every_construction_rule_has_an_illegal_sample() {
-    for g in games() {
+    for g in shipped() {
         let Some(c) = &g.construction else {
             panic!("{} declares no construction rules", g.id)
         };

@@ -9,31 +9,13 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
-use pnpkit::check::check;
 use pnpkit::cmd::log::{LogReport, check_log, human};
-use pnpkit::model::Game;
-use pnpkit::pack::yaml::Limits;
 use pnpkit::rules::replay::FailureKind;
 use pnpkit::rules::{Options, Replayer, engine_for, engine_games, random};
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn games() -> &'static Vec<Game> {
-    static GAMES: OnceLock<Vec<Game>> = OnceLock::new();
-    GAMES.get_or_init(|| {
-        let report = check(&root().join("data"), &[], &Limits::default()).expect("data readable");
-        assert!(!report.has_errors(), "shipped data has errors");
-        report.games
-    })
-}
-
-fn game(id: &str) -> &'static Game {
-    games().iter().find(|g| g.id == id).expect("shipped game")
-}
+mod common;
+use common::{game, root, shipped};
 
 fn engine(id: &str) -> Box<dyn Replayer> {
     engine_for(game(id)).expect("engine").expect("engine reads the pack")
@@ -143,7 +125,7 @@ fn every_rule_id_has_a_legal_and_an_illegal_golden_log() {
 #[test]
 fn every_shipped_game_has_an_engine() {
     let with: Vec<&str> = engine_games().collect();
-    for g in games() {
+    for g in shipped() {
         assert!(with.contains(&g.id.as_str()), "{} has no rules engine", g.id);
     }
 }
@@ -176,7 +158,7 @@ fn shipped_sample_games_replay() {
 }
 
 /// Games per engine for the property tests (`PNPKIT_RANDOM_GAMES` raises it).
-fn random_games() -> u64 {
+fn random_shipped() -> u64 {
     std::env::var("PNPKIT_RANDOM_GAMES")
         .ok()
         .and_then(|s| s.parse().ok())
@@ -187,7 +169,7 @@ fn random_games() -> u64 {
 fn random_games_replay_clean(id: &str) {
     let engine = engine(id);
     let mut ended = 0;
-    for seed in 0..random_games() {
+    for seed in 0..random_shipped() {
         let text = engine.random_log(seed, 200);
         let log = random::parse_log(&text).unwrap_or_else(|e| panic!("{id} seed {seed}: {e}\n{text}"));
         let replay = engine
@@ -208,7 +190,7 @@ fn random_games_replay_clean(id: &str) {
 fn mutations_agree_with_the_legal_list(id: &str) {
     let engine = engine(id);
     let (mut legal, mut illegal) = (0, 0);
-    for seed in 0..random_games() / 2 {
+    for seed in 0..random_shipped() / 2 {
         let probe = engine
             .mutation_probe(seed, 120)
             .unwrap_or_else(|e| panic!("{id} seed {seed}: {e}"));

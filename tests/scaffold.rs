@@ -1,35 +1,9 @@
 //! `pnpkit new`: a scaffolded pack checks clean and builds at once.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn pnpkit(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pnpkit"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run pnpkit")
-}
-
-fn out(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &to.join(e.file_name()));
-        } else {
-            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
-        }
-    }
-}
+mod common;
+use common::{copy_dir, out, pnpkit_in};
 
 /// A project folder with the fonts and shared templates, and no pack.
 pub fn empty_project() -> tempfile::TempDir {
@@ -44,7 +18,7 @@ pub fn empty_project() -> tempfile::TempDir {
 fn new_pack_checks_clean_and_builds() {
     let tmp = empty_project();
     let dir = tmp.path();
-    let o = pnpkit(dir, &["new", "star-duel"]);
+    let o = pnpkit_in(dir, &["new", "star-duel"]);
     assert_eq!(o.status.code(), Some(0), "{}", out(&o));
     assert!(dir.join("data/star-duel/game.yaml").is_file());
     assert!(dir.join("templates/star-duel/kit.typ").is_file());
@@ -54,10 +28,10 @@ fn new_pack_checks_clean_and_builds() {
         game.lines().filter(|l| l.contains('#')).count() >= 8,
         "teaching comments: {game}"
     );
-    let o = pnpkit(dir, &["check", "star-duel", "--deny-warnings"]);
+    let o = pnpkit_in(dir, &["check", "star-duel", "--deny-warnings"]);
     assert_eq!(o.status.code(), Some(0), "{}", out(&o));
     assert!(out(&o).contains("0 errors, 0 warnings"), "{}", out(&o));
-    let o = pnpkit(dir, &["build", "star-duel", "--paper", "a4"]);
+    let o = pnpkit_in(dir, &["build", "star-duel", "--paper", "a4"]);
     assert_eq!(o.status.code(), Some(0), "{}", out(&o));
     for part in ["cards", "rules", "quickref", "cover"] {
         let pdf = dir.join(format!("output/star-duel/en/star-duel-{part}-a4.pdf"));
@@ -73,10 +47,10 @@ fn new_pack_checks_clean_and_builds() {
 fn new_refuses_to_overwrite_and_bad_ids() {
     let tmp = empty_project();
     let dir = tmp.path();
-    assert_eq!(pnpkit(dir, &["new", "duel"]).status.code(), Some(0));
+    assert_eq!(pnpkit_in(dir, &["new", "duel"]).status.code(), Some(0));
     let before = std::fs::read(dir.join("data/duel/game.yaml")).unwrap();
     std::fs::write(dir.join("data/duel/game.yaml"), b"id: duel # edited\n").unwrap();
-    let o = pnpkit(dir, &["new", "duel"]);
+    let o = pnpkit_in(dir, &["new", "duel"]);
     assert_eq!(o.status.code(), Some(2), "{}", out(&o));
     assert!(out(&o).contains("already exists"), "{}", out(&o));
     assert_eq!(
@@ -84,13 +58,13 @@ fn new_refuses_to_overwrite_and_bad_ids() {
         b"id: duel # edited\n"
     );
     assert_ne!(before, b"id: duel # edited\n");
-    let o = pnpkit(dir, &["new", "Bad Name"]);
+    let o = pnpkit_in(dir, &["new", "Bad Name"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(out(&o).contains("not a game id"), "{}", out(&o));
     // --data puts the pack elsewhere.
-    let o = pnpkit(dir, &["--data", "games", "new", "solo"]);
+    let o = pnpkit_in(dir, &["--data", "games", "new", "solo"]);
     assert_eq!(o.status.code(), Some(0), "{}", out(&o));
     assert!(dir.join("games/solo/game.yaml").is_file());
-    let o = pnpkit(dir, &["--data", "games", "check", "--deny-warnings"]);
+    let o = pnpkit_in(dir, &["--data", "games", "check", "--deny-warnings"]);
     assert_eq!(o.status.code(), Some(0), "{}", out(&o));
 }

@@ -1,45 +1,15 @@
 //! Sheets: YAML → CSV → YAML round trips for every kind of every shipped
 //! game, and `import` / `export-sheet` as a designer uses them.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
 use pnpkit::check::check;
 use pnpkit::cmd::sheet::read_kind;
 use pnpkit::pack::yaml::Limits;
 use pnpkit::sheet;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn pnpkit(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pnpkit"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run pnpkit")
-}
-
-fn out(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &to.join(e.file_name()));
-        } else {
-            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
-        }
-    }
-}
+mod common;
+use common::{copy_dir, out, pnpkit_in, root};
 
 /// Every kind of every shipped game: the canonical YAML written from the
 /// sheet equals the canonical YAML written from the original file, byte for
@@ -125,19 +95,19 @@ fn project(game: &str) -> tempfile::TempDir {
 fn export_then_import_through_the_cli_keeps_the_data() {
     let tmp = project("openwars");
     let dir = tmp.path();
-    let o = pnpkit(dir, &["export-sheet", "openwars", "unit", "-o", "units.csv"]);
+    let o = pnpkit_in(dir, &["export-sheet", "openwars", "unit", "-o", "units.csv"]);
     assert_eq!(o.status.code(), Some(0), "{}", out(&o));
     let csv = std::fs::read_to_string(dir.join("units.csv")).unwrap();
     assert!(csv.starts_with("file,id,name.es,name.en,count,"), "{csv}");
     assert!(csv.contains("amazons.yaml,amazon-warriors,"));
-    let o = pnpkit(dir, &["import", "openwars", "unit", "units.csv"]);
+    let o = pnpkit_in(dir, &["import", "openwars", "unit", "units.csv"]);
     assert_eq!(o.status.code(), Some(0), "{}", out(&o));
     assert!(out(&o).contains("imported 46 unit components"), "{}", out(&o));
-    let o = pnpkit(dir, &["check", "--deny-warnings"]);
+    let o = pnpkit_in(dir, &["check", "--deny-warnings"]);
     assert_eq!(o.status.code(), Some(0), "{}", out(&o));
     // Same files, and exporting again gives the same sheet.
     assert!(dir.join("data/openwars/components/unit/amazons.yaml").is_file());
-    let o = pnpkit(dir, &["export-sheet", "openwars", "unit"]);
+    let o = pnpkit_in(dir, &["export-sheet", "openwars", "unit"]);
     assert_eq!(String::from_utf8_lossy(&o.stdout), csv);
 }
 
@@ -146,7 +116,7 @@ fn import_errors_name_the_row_and_column_and_write_nothing() {
     let tmp = project("openwars");
     let dir = tmp.path();
     let before = std::fs::read_to_string(dir.join("data/openwars/components/spell.yaml")).unwrap();
-    let o = pnpkit(dir, &["export-sheet", "openwars", "spell", "-o", "spells.csv"]);
+    let o = pnpkit_in(dir, &["export-sheet", "openwars", "spell", "-o", "spells.csv"]);
     assert_eq!(o.status.code(), Some(0));
     let csv = std::fs::read_to_string(dir.join("spells.csv")).unwrap();
     // Row 3 of the sheet is the second spell: set its mana cost out of range
@@ -165,7 +135,7 @@ fn import_errors_name_the_row_and_column_and_write_nothing() {
         w.write_record(row).unwrap();
     }
     std::fs::write(dir.join("spells.csv"), w.into_inner().unwrap()).unwrap();
-    let o = pnpkit(dir, &["import", "openwars", "spell", "spells.csv", "--color", "never"]);
+    let o = pnpkit_in(dir, &["import", "openwars", "spell", "spells.csv", "--color", "never"]);
     let text = out(&o);
     assert_eq!(o.status.code(), Some(1), "{text}");
     let col = |i: usize| sheet::column_letter(i);
@@ -196,7 +166,7 @@ fn check_flag_validates_without_writing() {
     .unwrap();
     let path = dir.join("data/mythic/components/talent.yaml");
     let before = std::fs::read_to_string(&path).unwrap();
-    let o = pnpkit(dir, &["import", "mythic", "talent", "talents.csv", "--check"]);
+    let o = pnpkit_in(dir, &["import", "mythic", "talent", "talents.csv", "--check"]);
     let text = out(&o);
     // Characters name talents that the sheet no longer has: reported in their own files.
     assert_eq!(o.status.code(), Some(1), "{text}");
@@ -215,7 +185,7 @@ fn sheet_structure_problems_are_located() {
          amazons,Amazonas,1,\"#aa3322\",Hola,Hello,Salut\n",
     )
     .unwrap();
-    let o = pnpkit(dir, &["import", "openwars", "faction", "f.csv", "--color", "never"]);
+    let o = pnpkit_in(dir, &["import", "openwars", "faction", "f.csv", "--color", "never"]);
     let text = out(&o);
     assert_eq!(o.status.code(), Some(1), "{text}");
     assert!(text.contains("f.csv: row 1, column B (name)"), "{text}");
@@ -269,7 +239,7 @@ fn xlsx(path: &Path, sheet: &str, rows: &[&[&str]]) {
 fn xlsx_sheets_import_with_numbers_and_sheet_locations() {
     let tmp = project("openwars");
     let dir = tmp.path();
-    let csv = pnpkit(dir, &["export-sheet", "openwars", "counter"]);
+    let csv = pnpkit_in(dir, &["export-sheet", "openwars", "counter"]);
     let text = String::from_utf8_lossy(&csv.stdout).into_owned();
     let mut r = csv::ReaderBuilder::new()
         .has_headers(false)
@@ -289,11 +259,11 @@ fn xlsx_sheets_import_with_numbers_and_sheet_locations() {
     let refs: Vec<Vec<&str>> = escaped.iter().map(|r| r.iter().map(String::as_str).collect()).collect();
     let slices: Vec<&[&str]> = refs.iter().map(Vec::as_slice).collect();
     xlsx(&dir.join("counters.xlsx"), "Counters", &slices);
-    let o = pnpkit(dir, &["import", "openwars", "counter", "counters.xlsx"]);
+    let o = pnpkit_in(dir, &["import", "openwars", "counter", "counters.xlsx"]);
     assert_eq!(o.status.code(), Some(0), "{}", out(&o));
     assert!(out(&o).contains("from counters.xlsx: sheet Counters"), "{}", out(&o));
     // Numbers came back as integers: the pack still checks clean.
-    let o = pnpkit(dir, &["check", "--deny-warnings"]);
+    let o = pnpkit_in(dir, &["check", "--deny-warnings"]);
     assert_eq!(o.status.code(), Some(0), "{}", out(&o));
     // A bad value is located by sheet, row and column.
     let mut bad = refs.clone();
@@ -301,7 +271,7 @@ fn xlsx_sheets_import_with_numbers_and_sheet_locations() {
     bad[1][copies] = "many";
     let slices: Vec<&[&str]> = bad.iter().map(Vec::as_slice).collect();
     xlsx(&dir.join("bad.xlsx"), "Counters", &slices);
-    let o = pnpkit(dir, &["import", "openwars", "counter", "bad.xlsx", "--color", "never"]);
+    let o = pnpkit_in(dir, &["import", "openwars", "counter", "bad.xlsx", "--color", "never"]);
     assert_eq!(o.status.code(), Some(1), "{}", out(&o));
     let want = format!(
         "bad.xlsx: sheet Counters, row 2, column {} (count)",
@@ -313,7 +283,7 @@ fn xlsx_sheets_import_with_numbers_and_sheet_locations() {
 #[test]
 fn unknown_kind_is_a_usage_error() {
     let tmp = project("openwars");
-    let o = pnpkit(tmp.path(), &["export-sheet", "openwars", "wizard"]);
+    let o = pnpkit_in(tmp.path(), &["export-sheet", "openwars", "wizard"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(out(&o).contains("no kind `wizard`"), "{}", out(&o));
 }
@@ -356,7 +326,7 @@ fn ods(path: &Path, table: &str, rows: &[Vec<String>]) {
 fn ods_sheets_import_too() {
     let tmp = project("mythic");
     let dir = tmp.path();
-    let csv = pnpkit(dir, &["export-sheet", "mythic", "maneuver"]);
+    let csv = pnpkit_in(dir, &["export-sheet", "mythic", "maneuver"]);
     let text = String::from_utf8_lossy(&csv.stdout).into_owned();
     let mut r = csv::ReaderBuilder::new()
         .has_headers(false)
@@ -367,16 +337,16 @@ fn ods_sheets_import_too() {
         .collect();
     let before = std::fs::read_to_string(dir.join("data/mythic/components/maneuver.yaml")).unwrap();
     ods(&dir.join("maneuvers.ods"), "maneuver", &rows);
-    let o = pnpkit(dir, &["import", "mythic", "maneuver", "maneuvers.ods"]);
+    let o = pnpkit_in(dir, &["import", "mythic", "maneuver", "maneuvers.ods"]);
     assert_eq!(o.status.code(), Some(0), "{}", out(&o));
     assert!(out(&o).contains("from maneuvers.ods: sheet maneuver"), "{}", out(&o));
-    let o = pnpkit(dir, &["check", "--deny-warnings"]);
+    let o = pnpkit_in(dir, &["check", "--deny-warnings"]);
     assert_eq!(o.status.code(), Some(0), "{}", out(&o));
     // An edited text arrives in the YAML.
     let col = rows[0].iter().position(|h| h == "text.en").unwrap();
     rows[1][col] = "In your turn, draw two cards. Edited in a spreadsheet.".into();
     ods(&dir.join("maneuvers.ods"), "maneuver", &rows);
-    let o = pnpkit(dir, &["import", "mythic", "maneuver", "maneuvers.ods"]);
+    let o = pnpkit_in(dir, &["import", "mythic", "maneuver", "maneuvers.ods"]);
     assert_eq!(o.status.code(), Some(0), "{}", out(&o));
     let after = std::fs::read_to_string(dir.join("data/mythic/components/maneuver.yaml")).unwrap();
     assert!(after.contains("Edited in a spreadsheet."));

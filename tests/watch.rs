@@ -12,17 +12,8 @@ use std::time::{Duration, Instant};
 use pnpkit::cmd::watch::{Rebuilt, Session};
 use pnpkit::render::impose;
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &to.join(e.file_name()));
-        } else {
-            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
-        }
-    }
-}
+mod common;
+use common::copy_dir;
 
 /// A project with the fonts, the shared templates and the minimal pack `demo`.
 fn project() -> tempfile::TempDir {

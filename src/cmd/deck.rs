@@ -2,7 +2,6 @@
 //! construction rules; every violation with its numbers, rule and lines.
 
 use std::path::Path;
-use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -13,7 +12,7 @@ use crate::deck::{Context, Deck, Verdict, Violation, list, validate};
 use crate::diag::{Code, Diagnostic, JsonDiagnostic, SourceMap, render_human, to_json};
 use crate::model::{FieldValue, Game};
 use crate::pack::yaml::Limits;
-use crate::pack::{self, LoadError, ReadFile};
+use crate::pack::{self, LoadError};
 
 /// Everything a `deck` run found.
 pub struct DeckReport {
@@ -84,15 +83,13 @@ pub fn check_deck(game: &Game, path: &Path, ctx: &Context) -> Result<DeckReport,
         deck: Deck::default(),
         verdict: None,
     };
-    let text: Arc<str> = match pack::read_file(path, &limits)? {
-        ReadFile::Text(t) => t,
-        ReadFile::Rejected(make) => {
-            let file = report.sources.add(path.to_path_buf(), Arc::from(""));
-            report.diagnostics.push(make(file));
+    let (file, text) = match super::read_source(path, &mut report.sources)? {
+        Ok(read) => read,
+        Err(d) => {
+            report.diagnostics.push(d);
             return Ok(report);
         }
     };
-    let file = report.sources.add(path.to_path_buf(), text.clone());
     let yaml = matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
     let mut diags = Vec::new();
     let deck = if yaml {

@@ -2,7 +2,6 @@
 //! the first illegal action with the rule it breaks.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::Value as Json;
@@ -13,7 +12,7 @@ use crate::cli::{Cli, Format, LogArgs};
 use crate::diag::{Code, Diagnostic, JsonDiagnostic, SourceMap, render_human, to_json};
 use crate::model::Game;
 use crate::pack::yaml::Limits;
-use crate::pack::{self, LoadError, ReadFile};
+use crate::pack::{self, LoadError};
 use crate::rules::replay::{Failure, FailureKind, flow};
 use crate::rules::{Options, Replay, engine_for, log};
 
@@ -43,15 +42,13 @@ pub fn check_log(data: &Path, path: &Path, options: &Options) -> Result<LogRepor
         replay: None,
         rule_title: None,
     };
-    let text: Arc<str> = match pack::read_file(path, &limits)? {
-        ReadFile::Text(t) => t,
-        ReadFile::Rejected(make) => {
-            let file = report.sources.add(path.to_path_buf(), Arc::from(""));
-            report.diagnostics.push(make(file));
+    let (file, text) = match super::read_source(path, &mut report.sources)? {
+        Ok(read) => read,
+        Err(d) => {
+            report.diagnostics.push(d);
             return Ok(report);
         }
     };
-    let file = report.sources.add(path.to_path_buf(), text.clone());
     let node = match pack::parse_yaml(&text, file, &limits) {
         Ok(n) => n,
         Err(d) => {
@@ -222,15 +219,13 @@ fn read_deck_file(
         return Ok(None);
     }
     let limits = Limits::default();
-    let text: Arc<str> = match pack::read_file(file, &limits)? {
-        ReadFile::Text(t) => t,
-        ReadFile::Rejected(make) => {
-            let id = report.sources.add(file.to_path_buf(), Arc::from(""));
-            diags.push(make(id));
+    let (id, text) = match super::read_source(file, &mut report.sources)? {
+        Ok(read) => read,
+        Err(d) => {
+            diags.push(d);
             return Ok(Some(crate::deck::Deck::default()));
         }
     };
-    let id = report.sources.add(file.to_path_buf(), text.clone());
     if matches!(file.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")) {
         match pack::parse_yaml(&text, id, &limits) {
             Ok(node) => Ok(Some(crate::deck::list::parse_node(&node, &text, game, c, true, diags))),

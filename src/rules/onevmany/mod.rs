@@ -590,6 +590,30 @@ impl OneVMany {
         s.one_ap.saturating_add(s.bonus_ap).saturating_sub(s.spent)
     }
 
+    /// The MANY unit being activated, when it has an action left for the
+    /// `act` (`a move`) the log records (`to C3`).
+    fn acting_unit(&self, s: &State, verb: &str, act: &str, detail: &str) -> Result<Token, Violation> {
+        if s.active == NONE {
+            return Err(v("OVM-8", "no MANY unit is being activated")
+                .expected(format!("`activate` a unit before it {verb}"))
+                .found(format!("{act} {detail}")));
+        }
+        let k = s.tokens[s.active as usize];
+        if self.unit_left(s) < 1 {
+            return Err(v(
+                "OVM-8",
+                format!(
+                    "the {} on {} has no action left",
+                    self.unit_name(k.ty),
+                    self.t.name(k.sq)
+                ),
+            )
+            .expected(format!("at most {} actions", self.many_actions(s, k.ty)))
+            .found(format!("{act} after {} actions", s.spent)));
+        }
+        Ok(k)
+    }
+
     fn unit_left(&self, s: &State) -> i8 {
         if s.active == NONE {
             return 0;
@@ -914,24 +938,7 @@ impl OneVMany {
                     Ok(())
                 }
                 Phase::Many => {
-                    if s.active == NONE {
-                        return Err(v("OVM-8", "no MANY unit is being activated")
-                            .expected("`activate` a unit before it moves")
-                            .found(format!("a move to {to}")));
-                    }
-                    let k = s.tokens[s.active as usize];
-                    if self.unit_left(s) < 1 {
-                        return Err(v(
-                            "OVM-8",
-                            format!(
-                                "the {} on {} has no action left",
-                                self.unit_name(k.ty),
-                                self.t.name(k.sq)
-                            ),
-                        )
-                        .expected(format!("at most {} actions", self.many_actions(s, k.ty)))
-                        .found(format!("a move after {} actions", s.spent)));
-                    }
+                    let k = self.acting_unit(s, "moves", "a move", &format!("to {to}"))?;
                     let dest = self.sq(to, "OVM-8", "the move's destination")?;
                     if !self.t.adjacent(k.sq, dest) {
                         return Err(v(
@@ -993,24 +1000,7 @@ impl OneVMany {
                     }
                 }
                 Phase::Many => {
-                    if s.active == NONE {
-                        return Err(v("OVM-8", "no MANY unit is being activated")
-                            .expected("`activate` a unit before it attacks")
-                            .found(format!("an attack on {target}")));
-                    }
-                    let k = s.tokens[s.active as usize];
-                    if self.unit_left(s) < 1 {
-                        return Err(v(
-                            "OVM-8",
-                            format!(
-                                "the {} on {} has no action left",
-                                self.unit_name(k.ty),
-                                self.t.name(k.sq)
-                            ),
-                        )
-                        .expected(format!("at most {} actions", self.many_actions(s, k.ty)))
-                        .found(format!("an attack after {} actions", s.spent)));
-                    }
+                    let k = self.acting_unit(s, "attacks", "an attack", &format!("on {target}"))?;
                     let t = self.sq(target, "OVM-9", "the attack's target")?;
                     if t != s.one_sq {
                         return Err(v(

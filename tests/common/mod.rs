@@ -1,0 +1,59 @@
+//! Helpers shared by the integration tests: the crate root, running the
+//! binary, copying a pack, and one checked load of the shipped games.
+#![allow(dead_code)]
+
+use std::path::Path;
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use pnpkit::check::check;
+use pnpkit::model::Game;
+use pnpkit::pack::yaml::Limits;
+
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs the binary in `dir`.
+pub fn pnpkit_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pnpkit"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run pnpkit")
+}
+
+/// Standard output and error together.
+pub fn out(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &to.join(e.file_name()));
+        } else {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+/// The shipped games, checked once per test binary.
+pub fn shipped() -> &'static Vec<Game> {
+    static GAMES: OnceLock<Vec<Game>> = OnceLock::new();
+    GAMES.get_or_init(|| {
+        let report = check(&root().join("data"), &[], &Limits::default()).expect("data readable");
+        assert!(!report.has_errors(), "shipped data has errors");
+        report.games
+    })
+}
+
+pub fn game(id: &str) -> &'static Game {
+    shipped().iter().find(|g| g.id == id).expect("shipped game")
+}
