@@ -387,6 +387,15 @@ fn applies(rule: &DeckRule, mode: Option<&Component>, role: Option<&str>) -> boo
     })
 }
 
+/// `Ok` when no violation was found.
+fn broken(out: Vec<Violation>) -> Outcome {
+    if out.is_empty() {
+        Outcome::Ok
+    } else {
+        Outcome::Broken(out)
+    }
+}
+
 enum Outcome {
     Ok,
     Skipped(String),
@@ -613,11 +622,7 @@ fn check_group(rule: &DeckRule, cards: &[(&Entry, &Component)], r: &Resolved, c:
                     )),
                 }
             }
-            if out.is_empty() {
-                Outcome::Ok
-            } else {
-                Outcome::Broken(out)
-            }
+            broken(out)
         }
         Check::Requires { field } => {
             let mut out = Vec::new();
@@ -644,11 +649,7 @@ fn check_group(rule: &DeckRule, cards: &[(&Entry, &Component)], r: &Resolved, c:
                     ));
                 }
             }
-            if out.is_empty() {
-                Outcome::Ok
-            } else {
-                Outcome::Broken(out)
-            }
+            broken(out)
         }
         Check::Belongs { field, header } => {
             let Some(HeaderValue::Component(owner, hspan)) = r.header.get(header) else {
@@ -682,11 +683,7 @@ fn check_group(rule: &DeckRule, cards: &[(&Entry, &Component)], r: &Resolved, c:
                     out.push(viol);
                 }
             }
-            if out.is_empty() {
-                Outcome::Ok
-            } else {
-                Outcome::Broken(out)
-            }
+            broken(out)
         }
         Check::Matches {
             header,
@@ -748,11 +745,7 @@ fn check_group(rule: &DeckRule, cards: &[(&Entry, &Component)], r: &Resolved, c:
                     out.push(viol);
                 }
             }
-            if out.is_empty() {
-                Outcome::Ok
-            } else {
-                Outcome::Broken(out)
-            }
+            broken(out)
         }
         Check::Reserve { header, list, kit, by } => {
             let Some(HeaderValue::Component(owner, hspan)) = r.header.get(header) else {
@@ -793,11 +786,7 @@ fn check_group(rule: &DeckRule, cards: &[(&Entry, &Component)], r: &Resolved, c:
                     out.push(viol);
                 }
             }
-            if out.is_empty() {
-                Outcome::Ok
-            } else {
-                Outcome::Broken(out)
-            }
+            broken(out)
         }
     }
 }

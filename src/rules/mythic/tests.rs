@@ -41,16 +41,6 @@ fn random_games_end_often_enough() {
     );
 }
 
-/// Run once in release: `cargo test --release --lib rules::mythic::tests::throughput -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn throughput() {
-    use crate::rules::Replayer;
-    let p = crate::rules::replay::Prepared(engine());
-    let (n, secs) = p.throughput(1, 200_000);
-    eprintln!("mythic: {n} actions in {secs:.3} s = {:.0} actions/s", n as f64 / secs);
-}
-
 fn learning(start_ben: &str) -> State {
     let text = format!(
         "{{mode: learning, players: [{{name: Ana, deck: {{zeus: 1, lernean-hydra: 1, hoplites: 1}}, draw: [zeus, zeus, zeus], start: {{zeus: b2, lernean-hydra: c2, hoplites: b3}}}}, {{name: Ben, deck: {{ares: 1, achilles: 1, spartans: 1}}, draw: [ares, ares, ares], start: {start_ben}}}]}}"

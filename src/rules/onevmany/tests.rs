@@ -65,18 +65,6 @@ fn every_listed_action_validates() {
     }
 }
 
-/// `cargo test --release --lib rules::onevmany::tests::throughput -- --ignored --nocapture`
-#[test]
-#[ignore]
-fn throughput() {
-    let p = Prepared(engine());
-    let (n, secs) = p.throughput(1, 200_000);
-    println!(
-        "onevmany: {n} actions in {secs:.3} s = {:.0} actions/s",
-        n as f64 / secs
-    );
-}
-
 /// Writes a complete game won by ONE (the shipped sample game and the
 /// boss-round golden log are made from it): a greedy hero against a horde
 /// that chases it. `OVM_SAMPLE=path cargo test --lib

@@ -22,18 +22,6 @@ fn random_games_are_legal() {
     }
 }
 
-/// `cargo test --release --lib rules::openwars -- --ignored --nocapture`
-#[test]
-#[ignore]
-fn throughput() {
-    let e = engine();
-    let (n, secs) = random::throughput(&e, 1, 200_000);
-    println!(
-        "openwars: {n} actions in {secs:.3} s = {:.0} actions/s",
-        n as f64 / secs
-    );
-}
-
 #[test]
 fn tie_rolls_resolve_in_seat_order() {
     assert_eq!(tie_winner(&[4, 1]), Ok(0));

@@ -64,18 +64,6 @@ fn random_games_replay_and_probes_agree() {
     assert!(ended > 0);
 }
 
-/// `cargo test --release --lib rules::unmatched::tests::throughput -- --ignored --nocapture`
-#[test]
-#[ignore]
-fn throughput() {
-    let p = Prepared(engine());
-    let (n, secs) = p.throughput(1, 200_000);
-    println!(
-        "unmatched: {n} actions in {secs:.3} s = {:.0} actions/s",
-        n as f64 / secs
-    );
-}
-
 #[test]
 #[ignore]
 fn random_game_stats() {

@@ -47,18 +47,6 @@ fn random_games_replay_clean_and_mutations_agree() {
     assert!(ended > 0, "no random game ended");
 }
 
-#[test]
-#[ignore = "timing: run once with --release"]
-fn throughput() {
-    let p = Prepared(Xterminio::new_for_test());
-    let (n, secs) = p.throughput(1, 200_000);
-    assert!(n >= 200_000);
-    println!(
-        "xterminio: {n} actions in {secs:.3} s = {:.0} actions/s",
-        n as f64 / secs
-    );
-}
-
 impl Xterminio {
     fn new_for_test() -> Xterminio {
         let e = engine();
