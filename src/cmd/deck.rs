@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::{Fatal, Outcome, Status, use_color};
+use super::{Fatal, Outcome, use_color};
 use crate::check::check;
 use crate::cli::{Cli, DeckArgs, Format};
 use crate::deck::{Context, Deck, Verdict, Violation, list, validate};
@@ -193,14 +193,7 @@ pub fn run(cli: &Cli, args: &DeckArgs) -> Result<Outcome, Fatal> {
         Format::Human => human(&report, &game, use_color(cli.color)),
         Format::Json => json(&report, &args.file),
     };
-    Ok(Outcome {
-        stdout,
-        status: if report.is_legal() {
-            Status::Clean
-        } else {
-            Status::Problems
-        },
-    })
+    Ok(Outcome::report(stdout, report.is_legal()))
 }
 
 /// Diagnostics, then a summary table of the list's composition.

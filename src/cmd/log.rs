@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::Value as Json;
 
-use super::{Fatal, Outcome, Status, use_color};
+use super::{Fatal, Outcome, use_color};
 use crate::check::check;
 use crate::cli::{Cli, Format, LogArgs};
 use crate::diag::{Code, Diagnostic, JsonDiagnostic, SourceMap, render_human, to_json};
@@ -348,14 +348,7 @@ pub fn run(cli: &Cli, args: &LogArgs) -> Result<Outcome, Fatal> {
         Format::Human => human(&report, use_color(cli.color)),
         Format::Json => json(&report, &args.file),
     };
-    Ok(Outcome {
-        stdout,
-        status: if report.is_legal() {
-            Status::Clean
-        } else {
-            Status::Problems
-        },
-    })
+    Ok(Outcome::report(stdout, report.is_legal()))
 }
 
 /// The human report: trace, diagnostics, then the summary.

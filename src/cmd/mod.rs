@@ -29,6 +29,16 @@ pub struct Outcome {
     pub status: Status,
 }
 
+impl Outcome {
+    /// A report that exits with 0 when `clean`, else with 1.
+    pub fn report(stdout: String, clean: bool) -> Outcome {
+        Outcome {
+            stdout,
+            status: if clean { Status::Clean } else { Status::Problems },
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
     /// Exit code 0.
