@@ -1222,18 +1222,7 @@ impl Mythic {
                     .expected(format!("at most {} per turn", plural(cap as u32, "unit", "units")))
                     .found(format!("activation number {}", t.activations + 1)));
                 }
-                let own = self.def(s, sl).card as usize;
-                let c = match card.as_deref() {
-                    None => own,
-                    Some(id) => match self.t.card(id) {
-                        Some(c) if c as usize == own || c == OMPH => c as usize,
-                        _ => {
-                            return Err(v(r, format!("`{id}` does not activate `{unit}`"))
-                                .expected(format!("`{}` or `omphalos`", self.t.cards[own]))
-                                .found(id));
-                        }
-                    },
-                };
+                let c = self.paid_card(s, sl, card.as_deref(), unit, r, "does not activate")?;
                 if s.players[p].hand[c] == 0 {
                     return Err(v(r, format!("activating `{unit}` takes one of its activation cards"))
                         .expected(format!("a `{}` card in hand", self.t.cards[c]))
@@ -1276,6 +1265,29 @@ pub(super) fn pay_cards(pl: &mut Player, out: &[u8; MAXC]) {
 }
 
 impl Mythic {
+    /// The card paid for activating (or counter-attacking with) the unit in
+    /// `slot`: its own activation card unless the log names an omphalos card.
+    fn paid_card(
+        &self,
+        s: &State,
+        slot: usize,
+        card: Option<&str>,
+        unit: &str,
+        rule: &'static str,
+        refusal: &str,
+    ) -> Result<usize, Violation> {
+        let own = self.def(s, slot).card as usize;
+        match card {
+            None => Ok(own),
+            Some(id) => match self.t.card(id) {
+                Some(c) if c as usize == own || c == OMPH => Ok(c as usize),
+                _ => Err(v(rule, format!("`{id}` {refusal} `{unit}`"))
+                    .expected(format!("`{}` or `omphalos`", self.t.cards[own]))
+                    .found(id)),
+            },
+        }
+    }
+
     /// Actions of the activated unit, counters, powers and the end of turn.
     fn check_unit_action(&self, s: &State, p: usize, a: &Action, chance: bool) -> Result<(), Violation> {
         let t = &s.t;
@@ -1475,18 +1487,7 @@ impl Mythic {
                         )));
                 }
                 let q = ud.owner as usize;
-                let own = self.def(s, sl).card as usize;
-                let c = match card.as_deref() {
-                    None => own,
-                    Some(id) => match self.t.card(id) {
-                        Some(c) if c as usize == own || c == OMPH => c as usize,
-                        _ => {
-                            return Err(v(r, format!("`{id}` is not an activation card of `{unit}`"))
-                                .expected(format!("`{}` or `omphalos`", self.t.cards[own]))
-                                .found(id));
-                        }
-                    },
-                };
+                let c = self.paid_card(s, sl, card.as_deref(), unit, r, "is not an activation card of")?;
                 if s.players[q].hand[c] == 0 {
                     return Err(v(
                         r,

@@ -22,7 +22,7 @@ use serde_json::{Map, Value as Json, json};
 
 use super::{Ending, Engine, Violation};
 use crate::model::{FieldValue, Game};
-use tables::{Kind, Tables};
+use tables::{Card, Kind, Tables};
 
 /// The pack id.
 pub const GAME_ID: &str = "xterminio";
@@ -376,6 +376,25 @@ impl Xterminio {
         }
     }
 
+    /// A card of the pack that must be of `kind` (`not a character`).
+    fn known_of(
+        &self,
+        id: &str,
+        kind: Kind,
+        rule: &'static str,
+        noun: &str,
+        expected: &str,
+    ) -> Result<(u8, &Card), Violation> {
+        let c = self.known(id, rule)?;
+        let info = self.t.get(c);
+        if info.kind != kind {
+            return Err(v(rule, format!("`{id}` is {}, not {noun}", info.kind.name()))
+                .expected(expected)
+                .found(info.kind.name()));
+        }
+        Ok((c, info))
+    }
+
     fn known(&self, id: &str, rule: &'static str) -> Result<u8, Violation> {
         self.t.card(id).ok_or_else(|| {
             v(rule, format!("`{id}` is not a card of XTerminio"))
@@ -589,13 +608,7 @@ impl Xterminio {
             }
             Action::Deploy { card, to } => {
                 self.gate(s, Phase::Main, "deploying")?;
-                let c = self.known(card, "XT-5")?;
-                let info = self.t.get(c);
-                if info.kind != Kind::Character {
-                    return Err(v("XT-5", format!("`{card}` is {}, not a character", info.kind.name()))
-                        .expected("a character to deploy")
-                        .found(info.kind.name()));
-                }
+                let (c, info) = self.known_of(card, Kind::Character, "XT-5", "a character", "a character to deploy")?;
                 let Some(i) = to.index() else {
                     return Err(v("XT-4", format!("`{}` does not take characters", to.id()))
                         .expected("a character slot (advance-… or cover-left/right)")
@@ -658,13 +671,7 @@ impl Xterminio {
             }
             Action::Equip { card, to } => {
                 self.gate(s, Phase::Main, "equipping")?;
-                let c = self.known(card, "XT-9")?;
-                let info = self.t.get(c);
-                if info.kind != Kind::Equipment {
-                    return Err(v("XT-9", format!("`{card}` is {}, not equipment", info.kind.name()))
-                        .expected("an equipment card")
-                        .found(info.kind.name()));
-                }
+                let (c, info) = self.known_of(card, Kind::Equipment, "XT-9", "equipment", "an equipment card")?;
                 if info.energy && *to != Slot::CoverEnergy {
                     return Err(v(
                         "XT-9",
@@ -700,13 +707,7 @@ impl Xterminio {
             }
             Action::Zone { card } => {
                 self.gate(s, Phase::Main, "playing a zone")?;
-                let c = self.known(card, "XT-4")?;
-                let info = self.t.get(c);
-                if info.kind != Kind::Zone {
-                    return Err(v("XT-4", format!("`{card}` is {}, not a zone", info.kind.name()))
-                        .expected("a zone card")
-                        .found(info.kind.name()));
-                }
+                let (c, _) = self.known_of(card, Kind::Zone, "XT-4", "a zone", "a zone card")?;
                 if side.hand[c as usize] == 0 {
                     return Err(v("XT-4", format!("{who} has no `{card}` in hand"))
                         .expected("a zone from hand")
@@ -1030,15 +1031,7 @@ impl Xterminio {
             Action::Play { card, by, effect } => {
                 let a = self.actor(s, by, "XT-12")?;
                 let me = self.name(s, a);
-                let c = self.known(card, "XT-12")?;
-                let info = self.t.get(c);
-                if info.kind != Kind::Action {
-                    return Err(
-                        v("XT-12", format!("`{card}` is {}, not an action card", info.kind.name()))
-                            .expected("an action card")
-                            .found(info.kind.name()),
-                    );
-                }
+                let (c, _) = self.known_of(card, Kind::Action, "XT-12", "an action card", "an action card")?;
                 if s.p[a].hand[c as usize] == 0 {
                     return Err(v("XT-12", format!("{me} has no `{card}` in hand"))
                         .expected("an action played from hand")
