@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use pnpkit::check::check;
-use pnpkit::cmd::Quiet;
-use pnpkit::cmd::build::{build_all, template_for};
 use pnpkit::model::Game;
 use pnpkit::pack::yaml::Limits;
+use pnpkit::progress::Quiet;
+use pnpkit::render::pipeline::{build_all, template_for};
 use pnpkit::render::world::Shared;
 #[path = "support/mod.rs"]
 mod support;

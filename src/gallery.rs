@@ -233,7 +233,7 @@ pub fn galleries(
             .or(game.locales.first())
             .cloned()
             .unwrap_or_default();
-        let template = crate::cmd::build::template_for(shared.root(), &game.id);
+        let template = crate::render::pipeline::template_for(shared.root(), &game.id);
         match gallery(shared, game, &locale, &template) {
             Ok(f) => files.extend(f.into_iter().map(|(p, b)| (out.join(&game.id).join(p), b))),
             Err(p) => problems.extend(p),

@@ -17,6 +17,7 @@ pub mod gallery;
 pub mod i18n;
 pub mod model;
 pub mod pack;
+pub mod progress;
 pub mod reference;
 pub mod render;
 pub mod rules;

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use pnpkit::check::check;
-use pnpkit::cmd::build::template_for;
 use pnpkit::export::{rasterize, tts_cell};
 use pnpkit::pack::yaml::Limits;
+use pnpkit::render::pipeline::template_for;
 use pnpkit::render::world::Shared;
 use pnpkit::render::{KitOptions, compile, plan_pieces};
 use resvg::tiny_skia::Pixmap;

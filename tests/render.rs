@@ -8,10 +8,10 @@ use std::process::Command;
 use lopdf::content::Content;
 use lopdf::{Document, Object};
 use pnpkit::check::check;
-use pnpkit::cmd::build::{Built, build_all};
 use pnpkit::model::Game;
 use pnpkit::pack::yaml::Limits;
 use pnpkit::render::impose::{self, Duplex};
+use pnpkit::render::pipeline::{Built, build_all};
 use pnpkit::render::world::Shared;
 use pnpkit::render::{KitOptions, Layout, Part};
 
@@ -29,7 +29,7 @@ fn games(data: &str) -> Vec<Game> {
 
 fn build(data: &str, opts: &KitOptions) -> Vec<Built> {
     let shared = Shared::new(&root(), 1_767_225_600).unwrap();
-    let (built, problems) = build_all(&shared, &games(data), opts, &pnpkit::cmd::Quiet);
+    let (built, problems) = build_all(&shared, &games(data), opts, &pnpkit::progress::Quiet);
     assert!(
         problems.is_empty(),
         "{:?}",
@@ -474,7 +474,7 @@ fn same_input_same_bytes_and_the_date_is_honoured() {
     };
     let run = |epoch| {
         let shared = Shared::new(&root(), epoch).unwrap();
-        let (built, _) = build_all(&shared, &games, &opts, &pnpkit::cmd::Quiet);
+        let (built, _) = build_all(&shared, &games, &opts, &pnpkit::progress::Quiet);
         built.into_iter().map(|b| b.pdf).collect::<Vec<_>>()
     };
     let (a, b) = (run(1_767_225_600), run(1_767_225_600));

@@ -7,7 +7,6 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::build::{epoch, template_for};
 use super::check::human;
 use super::{Fatal, Outcome, Status, use_color};
 use crate::check::check;
@@ -17,6 +16,7 @@ use crate::export::{Style, TtsCard, png, rasterize, target_px, tts_cell, tts_dec
 use crate::fsx::write_atomic;
 use crate::model::Shape;
 use crate::pack::yaml::Limits;
+use crate::render::pipeline::{epoch, template_for};
 use crate::render::world::Shared;
 use crate::render::{KitOptions, compile, has_backs, plan_pieces};
 

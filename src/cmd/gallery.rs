@@ -45,7 +45,7 @@ pub fn run(cli: &Cli, args: &GalleryArgs, _progress: &dyn Progress) -> Result<Ou
             status: Status::Problems,
         });
     }
-    let shared = Shared::new(Path::new("."), super::build::epoch()).map_err(|e| {
+    let shared = Shared::new(Path::new("."), crate::render::pipeline::epoch()).map_err(|e| {
         Fatal::Setup(format!(
             "cannot load fonts from `fonts/`: {e} (run pnpkit from the project root)"
         ))

@@ -117,7 +117,7 @@ impl Session {
         let mut problems = Vec::new();
         self.last = [(0, 0.0); 2];
         for game in games {
-            let template = super::build::template_for(&self.root, &game.id);
+            let template = crate::render::pipeline::template_for(&self.root, &game.id);
             let locales = opts.locales.clone().unwrap_or_else(|| game.locales.clone());
             for locale in locales.iter().filter(|l| game.locales.contains(l)) {
                 let pieces = plan_pieces(game, locale, opts, &template);
@@ -155,7 +155,7 @@ impl Session {
                     plan.data["pieces"] = serde_json::Value::Array(list);
                     plan.pages = names.len();
                     plan.out = plan.out.with_file_name(format!("{}-changed.pdf", game.id));
-                    if let Ok(b) = super::build::build_one(&self.shared, &plan, &[]) {
+                    if let Ok(b) = crate::render::pipeline::build_one(&self.shared, &plan, &[]) {
                         let path = self.out.join(&plan.out);
                         write_atomic(&path, &b.pdf).map_err(|source| Fatal::Write {
                             path: path.clone(),
@@ -182,7 +182,7 @@ impl Session {
                 let t = Instant::now();
                 let compiled: Vec<_> = todo
                     .par_iter()
-                    .map(|&i| (i, super::build::build_one(shared, &pieces.chunks[i], &[])))
+                    .map(|&i| (i, crate::render::pipeline::build_one(shared, &pieces.chunks[i], &[])))
                     .collect();
                 self.last[0].0 += compiled.len();
                 self.last[0].1 += t.elapsed().as_secs_f64();
@@ -218,7 +218,7 @@ impl Session {
                 let compiled: Vec<_> = keyed
                     .par_iter()
                     .filter(|(k, p)| self.cache.get(&p.out).map(|d| d.key) != Some(*k))
-                    .map(|(k, p)| (*k, super::build::build_one(shared, p, &files)))
+                    .map(|(k, p)| (*k, crate::render::pipeline::build_one(shared, p, &files)))
                     .collect();
                 self.last[1].0 += compiled.len();
                 self.last[1].1 += t.elapsed().as_secs_f64();
@@ -384,7 +384,7 @@ pub struct Doc {
 }
 
 impl Doc {
-    fn new(key: u64, b: &super::build::Built) -> Doc {
+    fn new(key: u64, b: &crate::render::pipeline::Built) -> Doc {
         Doc {
             key,
             out: b.plan.out.clone(),
@@ -488,7 +488,7 @@ fn relevant(p: &Path) -> bool {
 }
 
 fn load_shared(root: &Path) -> Result<Shared, Fatal> {
-    let shared = Shared::new(root, super::build::epoch()).map_err(|e| {
+    let shared = Shared::new(root, crate::render::pipeline::epoch()).map_err(|e| {
         Fatal::Setup(format!(
             "cannot load fonts from `fonts/`: {e} (run pnpkit from the project root)"
         ))

@@ -4,6 +4,7 @@
 
 pub mod book;
 pub mod impose;
+pub mod pipeline;
 pub mod world;
 
 use std::path::PathBuf;
