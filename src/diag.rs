@@ -79,6 +79,7 @@ codes! {
     DeckFormat = "E028", "deck-format", Error, "A deck list cannot be read: a line is not `N Card name`, a count is not a number (reported by `deck`).";
     UnknownCard = "E029", "deck-unknown-card", Error, "A deck list names a card the game does not have (reported by `deck`).";
     DeckRule = "E030", "deck-rule", Error, "A deck or army breaks one of the game's construction rules (reported by `deck`).";
+    EngineData = "E031", "engine-data", Error, "A table the game's rules engine reads from the pack (boards, units, cards, facts its rules quote) is missing or inconsistent.";
 }
 
 /// Identifies a file in a [`SourceMap`].

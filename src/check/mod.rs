@@ -186,8 +186,7 @@ fn check_pack(dir: &Path, limits: &Limits, report: &mut Report) -> Result<(), Lo
     let complete = incomplete.is_empty() && !diags.iter().any(|d| d.code == Code::UnknownKind);
     check_text_templates(&decl, &components, &reference, complete, &mut diags);
     check_glossary_use(&decl, &components, &reference, &mut diags);
-    report.diagnostics.extend(diags);
-    report.games.push(Game {
+    let game = Game {
         id: decl.id,
         name: decl.name,
         locales: decl.locales,
@@ -199,7 +198,14 @@ fn check_pack(dir: &Path, limits: &Limits, report: &mut Report) -> Result<(), Lo
         construction: decl.construction,
         reference,
         dir: dir.to_path_buf(),
-    });
+    };
+    // The rules engine reads validated data: its tables are checked once
+    // the pack itself is clean (docs/architecture.md, "Rules engines").
+    if !diags.iter().any(|d| d.severity == crate::diag::Severity::Error) {
+        diags.extend(crate::rules::check_engine_data(&game));
+    }
+    report.diagnostics.extend(diags);
+    report.games.push(game);
     Ok(())
 }
 

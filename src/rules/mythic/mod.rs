@@ -224,8 +224,10 @@ impl Engine for Mythic {
     type Action = Action;
     type Setup = Setup;
 
-    fn new(game: &Game) -> Result<Self, String> {
-        Ok(Mythic { t: Tables::new(game)? })
+    fn new(game: &Game) -> Result<Self, Vec<crate::diag::Diagnostic>> {
+        Ok(Mythic {
+            t: Tables::new(game).map_err(|m| vec![crate::diag::Diagnostic::new(crate::diag::Code::EngineData, m)])?,
+        })
     }
 
     fn start(&self, setup: &Setup) -> Result<State, Violation> {

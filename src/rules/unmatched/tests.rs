@@ -3,8 +3,12 @@
 
 use std::path::Path;
 
+use super::state::Phase;
+use super::tables::OFF;
 use super::*;
-use crate::rules::replay::{Options, Prepared};
+use crate::rules::Engine;
+use crate::rules::replay::Options;
+use crate::rules::replayer::Prepared;
 use crate::rules::{Replayer, random};
 
 fn engine() -> Unmatched {
@@ -37,10 +41,12 @@ fn pack_tables_are_read() {
         harbour.space("s15").unwrap(),
         harbour.space("s16").unwrap(),
     );
-    assert_eq!(harbour.distance(s14, s16, u64::MAX), Some(2));
+    assert_eq!(harbour.graph.distance_through(s14, s16, u64::MAX), Some(2));
     // Around s15 and s20: s14 → s07 → s08 → s16.
     assert_eq!(
-        harbour.distance(s14, s16, !(1u64 << s15) & !(1u64 << harbour.space("s20").unwrap())),
+        harbour
+            .graph
+            .distance_through(s14, s16, !(1u64 << s15) & !(1u64 << harbour.space("s20").unwrap())),
         Some(3)
     );
     assert_eq!(e.t.numbers.hand_limit, 7);
@@ -215,13 +221,13 @@ fn greedy_game() {
                     .figs()
                     .iter()
                     .filter(|g| g.at != OFF && s.team_of(g.owner) != s.team_of(p))
-                    .filter_map(|g| b.distance(f.at, g.at, u64::MAX))
+                    .filter_map(|g| b.graph.distance_through(f.at, g.at, u64::MAX))
                     .min()
                     .unwrap_or(0);
                 v -= i64::from(d);
             }
         }
-        v + i64::from(s.players[p as usize].hand_n.min(7))
+        v + i64::from(s.players[p as usize].hand.total().min(7))
     };
     let mut out = String::new();
     let mut turn_lines: Vec<String> = Vec::new();
@@ -240,20 +246,20 @@ fn greedy_game() {
             if let Action::Defend { damage, .. } = &mut a {
                 *damage = None;
             }
-            let mut t = s.clone();
-            if e.step(&mut t, &a).is_err() {
+            if e.check(&s, &a).is_err() {
                 continue;
             }
+            let mut t = e.step(s.clone(), &a);
             if matches!(a, Action::Attack { .. }) {
-                let _ = e.step(
-                    &mut t,
-                    &Action::Defend {
-                        card: None,
-                        effects: vec![],
-                        damage: None,
-                        winner: None,
-                    },
-                );
+                let defend = Action::Defend {
+                    card: None,
+                    effects: vec![],
+                    damage: None,
+                    winner: None,
+                };
+                if e.check(&t, &defend).is_ok() {
+                    t = e.step(t, &defend);
+                }
             }
             let mut sc = score(&t, decider);
             if matches!(a, Action::Boost { .. }) {
@@ -268,8 +274,8 @@ fn greedy_game() {
         }
         let (_, mut a) = best.unwrap();
         if let Action::Defend { .. } = a {
-            let mut t = s.clone();
-            e.step(&mut t, &a).unwrap();
+            e.check(&s, &a).unwrap();
+            let t = e.step(s.clone(), &a);
             if let Action::Defend { damage, .. } = &mut a {
                 *damage = t.last.map(|c| c.damage);
             }
