@@ -13,6 +13,23 @@ use std::ops::RangeInclusive;
 use crate::diag::{Code, Diagnostic};
 use crate::model::{Component, FieldValue, Game};
 
+/// Whole-number types a table field may be read into, with their bounds.
+pub trait Small: TryFrom<i64> + Copy {
+    const MIN: i64;
+    const MAX: i64;
+}
+
+macro_rules! small {
+    ($($t:ty),*) => {$(
+        impl Small for $t {
+            const MIN: i64 = <$t>::MIN as i64;
+            const MAX: i64 = <$t>::MAX as i64;
+        }
+    )*};
+}
+
+small!(u8, i8, u16, i16, u32);
+
 /// Reads tables from one pack, collecting problems.
 pub struct Reader<'g> {
     game: &'g Game,
@@ -116,21 +133,8 @@ impl<'g> Reader<'g> {
     }
 
     /// A required integer field that fits `T` (`u8`, `i8` …).
-    pub fn small<T: TryFrom<i64> + Copy>(&mut self, c: &Component, field: &str) -> Option<T> {
-        let v = self.int(c, field)?;
-        match T::try_from(v) {
-            Ok(t) => Some(t),
-            Err(_) => {
-                self.error(
-                    c,
-                    field,
-                    format!("`{field}` of {} `{}` is out of the engine's range", c.kind, c.id),
-                    "a small whole number",
-                    v,
-                );
-                None
-            }
-        }
+    pub fn small<T: Small>(&mut self, c: &Component, field: &str) -> Option<T> {
+        self.int_in(c, field, T::MIN..=T::MAX).and_then(|v| T::try_from(v).ok())
     }
 
     /// An optional integer field.
@@ -196,14 +200,14 @@ impl<'g> Reader<'g> {
     }
 
     /// A fact that fits `T`.
-    pub fn fact_small<T: TryFrom<i64> + Copy>(&mut self, id: &str) -> Option<T> {
+    pub fn fact_small<T: Small>(&mut self, id: &str) -> Option<T> {
         let v = self.fact(id)?;
         match T::try_from(v) {
             Ok(t) => Some(t),
             Err(_) => {
                 let span = self.game.reference.facts.iter().find(|f| f.id == id).map(|f| f.span);
                 let mut d = Diagnostic::new(Code::EngineData, format!("fact `{id}` is out of the engine's range"))
-                    .expected("a small whole number")
+                    .expected(format!("{} to {}", T::MIN, T::MAX))
                     .found(v.to_string())
                     .help(self.help());
                 if let Some(span) = span {

@@ -303,3 +303,52 @@ fn greedy_game() {
         crate::rules::replay::flow(&e.observe(&s))
     );
 }
+
+/// Engine data missing from the pack is a located `engine-data` problem:
+/// every one of them, not the first.
+#[test]
+fn broken_tables_are_reported_with_their_places() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let report = crate::check::check(&root, &["unmatched".to_string()], &crate::pack::yaml::Limits::default())
+        .expect("data readable");
+    let mut game = report.games[0].clone();
+    game.reference
+        .facts
+        .retain(|f| f.id != "hand-limit" && f.id != "opening-hand");
+    let alice = game
+        .components
+        .get_mut("hero")
+        .unwrap()
+        .iter_mut()
+        .find(|h| h.id == "alice")
+        .unwrap();
+    let span = alice.span_of("fighters");
+    if let Some(crate::model::FieldValue::List(fighters)) = alice.fields.get_mut("fighters") {
+        for f in fighters {
+            if let crate::model::FieldValue::Record(r) = f {
+                r.insert("role".into(), crate::model::FieldValue::Str("hero".into()));
+            }
+        }
+    }
+    let Err(diags) = Unmatched::new(&game) else {
+        panic!("the engine accepted broken tables")
+    };
+    let codes: Vec<_> = diags.iter().map(|d| d.code).collect();
+    assert!(codes.iter().all(|c| *c == crate::diag::Code::EngineData), "{codes:?}");
+    let messages: Vec<&str> = diags.iter().map(|d| d.message.as_str()).collect();
+    assert!(
+        messages.contains(&"facts.yaml has no fact `hand-limit`"),
+        "{messages:?}"
+    );
+    assert!(
+        messages.contains(&"facts.yaml has no fact `opening-hand`"),
+        "{messages:?}"
+    );
+    let hero = diags
+        .iter()
+        .find(|d| d.message.contains("exactly one fighter with role hero"))
+        .expect("the hero with two heroes");
+    assert_eq!(hero.span, Some(span));
+    let fact = diags.iter().find(|d| d.message.contains("hand-limit")).unwrap();
+    assert!(fact.file.as_ref().is_some_and(|f| f.ends_with("facts.yaml")));
+}
