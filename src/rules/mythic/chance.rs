@@ -62,6 +62,7 @@ impl Mythic {
         a
     }
 
+    /// Chance results for an action: random with `rng`, else the first
     /// cards of the deck and blank dice.
     pub(super) fn fill(&self, s: &State, a: &mut Action, mut rng: Option<&mut fastrand::Rng>) {
         let p = self.to_move(s);

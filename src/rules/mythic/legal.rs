@@ -74,8 +74,6 @@ impl Mythic {
         out
     }
 
-    /// Chance results for an action: random with `rng`, else the first
-
     /// Plausible choices: the legal ones are among them.
     pub(super) fn plausible(&self, s: &State, p: usize) -> Vec<Action> {
         let t = &s.t;

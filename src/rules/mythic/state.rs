@@ -222,6 +222,7 @@ impl Mythic {
         }
     }
 
+    /// The team of the player who owns the unit in `slot`.
     pub(super) fn team(&self, s: &State, slot: usize) -> u8 {
         s.players[s.units[slot].owner as usize].team
     }
@@ -350,8 +351,6 @@ impl Mythic {
         }
         dest
     }
-
-    /// Reach, dice and defense of an attack (MB-7).
 
     /// Activation cards a player may discard in pairs instead of an Art of War card.
     pub(super) fn spare_cards(&self, s: &State, p: usize) -> [bool; MAXC] {

@@ -273,9 +273,6 @@ impl OneVMany {
         s.one_ap.saturating_add(s.bonus_ap).saturating_sub(s.spent)
     }
 
-    /// The MANY unit being activated, when it has an action left for the
-    /// `act` (`a move`) the log records (`to C3`).
-
     pub(super) fn unit_left(&self, s: &State) -> i8 {
         if s.active == NONE {
             return 0;

@@ -231,16 +231,14 @@ impl Tables {
             ids.characters.push(c.id.clone());
         }
         let many = r.all("many");
-        if many.len() > MAX_UNITS {
-            if let Some(c) = many.get(MAX_UNITS) {
-                r.error(
-                    c,
-                    "id",
-                    format!("the engine handles at most {MAX_UNITS} MANY unit types"),
-                    format!("at most {MAX_UNITS} `many` cards"),
-                    many.len(),
-                );
-            }
+        if let Some(c) = many.get(MAX_UNITS) {
+            r.error(
+                c,
+                "id",
+                format!("the engine handles at most {MAX_UNITS} MANY unit types"),
+                format!("at most {MAX_UNITS} `many` cards"),
+                many.len(),
+            );
         }
         let mut units = Vec::new();
         for c in many.iter().take(MAX_UNITS) {

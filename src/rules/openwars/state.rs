@@ -103,7 +103,7 @@ impl OpenWars {
     }
 
     pub(super) fn cell_name<'a>(&'a self, s: &State, c: u8) -> &'a str {
-        &self.map(s).grid.name(c)
+        self.map(s).grid.name(c)
     }
 
     pub(super) fn name<'a>(&self, s: &'a State, p: u8) -> &'a str {
@@ -199,8 +199,6 @@ impl OpenWars {
         }
         None
     }
-
-    /// Stacking (OW-6) for `k` more tokens of `u` of player `p` in `c`.
 
     pub(super) fn contested_pending(&self, s: &State) -> Set {
         let occ = self.occupancy(s);

@@ -52,12 +52,11 @@ impl Unmatched {
                 *winner = None;
                 *damage = None;
                 // Half the time, record the damage as the players would.
-                if rng.bool() {
-                    if self.check(s, a).is_ok()
-                        && let (Some(c), Action::Defend { damage, .. }) = (self.step(s.clone(), a).last, &mut *a)
-                    {
-                        *damage = Some(c.damage);
-                    }
+                if rng.bool()
+                    && self.check(s, a).is_ok()
+                    && let (Some(c), Action::Defend { damage, .. }) = (self.step(s.clone(), a).last, &mut *a)
+                {
+                    *damage = Some(c.damage);
                 }
             }
             _ => {}

@@ -117,6 +117,7 @@ pub struct Hero {
 }
 
 impl Hero {
+    /// The index of card `id` in this hero's deck.
     pub fn card(&self, id: &str) -> Option<u8> {
         self.card_index.get(id).map(|i| i as u8)
     }

@@ -241,6 +241,7 @@ impl Xterminio {
         s
     }
 
+    /// Discards every classic copy of `b` from hand, CAMP and BATTLE.
     pub(super) fn discard_classics(&self, side: &mut Side, b: u8) {
         side.hand.set(b as usize, 0);
         side.camp.retain(|c| c.card != b);

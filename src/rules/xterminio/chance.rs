@@ -54,7 +54,7 @@ impl Xterminio {
             return;
         };
         let side = &s.p[s.to_move];
-        let mut deck = side.deck.clone();
+        let mut deck = side.deck;
         for slot in cards.iter_mut() {
             let want_support = match slot.as_str() {
                 SUPPORT_DECK => true,

@@ -104,8 +104,6 @@ impl Xterminio {
         &s.names[p]
     }
 
-    /// The player an action card or ability is used by.
-
     /// A waited (`true`) or fresh (`false`) copy of `c` in CAMP, waited first.
     pub(super) fn in_camp(side: &Side, c: u8) -> Option<bool> {
         let mut found = None;
@@ -119,8 +117,6 @@ impl Xterminio {
         }
         found
     }
-
-    /// Must come from CAMP after waiting a turn (XT-5).
 
     pub(super) fn fighter(s: &State, side: usize, slot: Slot) -> Option<&Fighter> {
         slot.index().and_then(|i| s.p[side].battle[i].as_ref())

@@ -305,6 +305,8 @@ impl OneVMany {
         })
     }
 
+    /// The MANY unit being activated, when it has an action left for the
+    /// `act` (`a move`) the log records (`to C3`).
     pub(super) fn acting_unit(&self, s: &State, verb: &str, act: &str, detail: &str) -> Result<Token, Violation> {
         if s.active == NONE {
             return Err(v(rule::MANY_ACTIVATION, "no MANY unit is being activated")

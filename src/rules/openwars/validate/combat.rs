@@ -203,6 +203,8 @@ impl OpenWars {
         Ok(())
     }
 
+    /// The acting stack must take part in the current combat and be next by
+    /// initiative (OW-11).
     pub(super) fn check_actor(&self, s: &State, unit: &str, what: &str) -> Result<(usize, Fight), Violation> {
         if s.phase != Phase::Combat {
             return Err(self.wrong_phase(s, &format!("a stack's {what}"), "combat"));

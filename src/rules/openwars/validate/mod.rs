@@ -401,9 +401,7 @@ impl OpenWars {
             .found(format!("a fight in {at}")))
     }
 
-    /// The acting stack must take part in the current combat and be next by
-    /// initiative (OW-11).
-
+    /// Stacking (OW-6) for `k` more tokens of `u` of player `p` in `c`.
     pub(super) fn stacking(&self, s: &State, p: u8, u: u16, c: u8, k: u8) -> Result<(), Violation> {
         let unit = self.unit(u);
         let have = self.find(s, p, u, c).map_or(0, |i| s.stacks[i].n);

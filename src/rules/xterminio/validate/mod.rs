@@ -413,6 +413,7 @@ impl Xterminio {
         }
     }
 
+    /// The player an action card or ability is used by.
     pub(super) fn actor(&self, s: &State, by: &Option<String>, rule: &'static str) -> Result<usize, Violation> {
         match by {
             None => Ok(s.to_move),
@@ -478,6 +479,7 @@ impl Xterminio {
         Ok(())
     }
 
+    /// Must come from CAMP after waiting a turn (XT-5).
     pub(super) fn waited_in_camp(&self, s: &State, c: u8, what: &str) -> Result<(), Violation> {
         let side = &s.p[s.to_move];
         let id = self.t.id(c);
