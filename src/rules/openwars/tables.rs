@@ -115,11 +115,25 @@ pub struct Scenario {
     pub budget: u32,
     pub gold: u32,
     pub mana: u32,
+    /// Cell index by id `[a-z][1-9]` (255: none): the replay looks cells up
+    /// for nearly every action, and this beats hashing the id.
+    by_name: [u8; 26 * 9],
+}
+
+/// `c3` → its slot in [`Scenario::by_name`].
+fn grid_key(id: &str) -> Option<usize> {
+    match id.as_bytes() {
+        [l @ b'a'..=b'z', d @ b'1'..=b'9'] => Some(usize::from(l - b'a') * 9 + usize::from(d - b'1')),
+        _ => None,
+    }
 }
 
 impl Scenario {
     pub fn cell(&self, id: &str) -> Option<u8> {
-        self.grid.index(id)
+        match grid_key(id) {
+            Some(k) => Some(self.by_name[k]).filter(|&c| c != u8::MAX),
+            None => self.grid.index(id),
+        }
     }
 
     pub fn ids(&self, mask: Set) -> Vec<&str> {
@@ -331,6 +345,12 @@ fn read_map<'g>(r: &mut Reader<'g>, m: &'g Component) -> Option<Scenario> {
         lists.push(adj);
     }
     let grid = Graph::new(ids, lists, false).with_coordinates(xy);
+    let mut by_name = [u8::MAX; 26 * 9];
+    for i in 0..grid.len() as u8 {
+        if let Some(k) = grid_key(grid.name(i)) {
+            by_name[k] = i;
+        }
+    }
     for i in 0..cells.len() {
         let port = cells[i].ty == CITY && grid.neighbours(i as u8).iter().any(|&j| cells[j as usize].ty == WATER);
         cells[i].port = port;
@@ -403,5 +423,6 @@ fn read_map<'g>(r: &mut Reader<'g>, m: &'g Component) -> Option<Scenario> {
         mana: r.int(m, "start_mana").unwrap_or(0).max(0) as u32,
         grid,
         cells,
+        by_name,
     })
 }
