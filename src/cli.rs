@@ -250,6 +250,10 @@ pub struct BuildArgs {
     #[arg(long)]
     pub ink_saver: bool,
 
+    /// A designer's proof: mark invented (`sample: true`) values on the pieces. A player's kit never shows them.
+    #[arg(long)]
+    pub proof: bool,
+
     /// Unprintable printer margin in mm.
     #[arg(long, default_value_t = 5.0)]
     pub margin: f64,

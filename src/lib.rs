@@ -15,6 +15,7 @@ pub mod export;
 pub mod fsx;
 pub mod gallery;
 pub mod i18n;
+pub mod markup;
 pub mod model;
 pub mod pack;
 pub mod progress;

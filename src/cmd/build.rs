@@ -36,6 +36,7 @@ pub fn options(args: &BuildArgs) -> KitOptions {
             LayoutArg::Gutterfold => Layout::Gutterfold,
         },
         ink_saver: args.ink_saver,
+        proof: args.proof,
         settings: Settings {
             margin: args.margin,
             bleed: args.bleed,

@@ -5,6 +5,7 @@
 pub mod book;
 pub mod impose;
 pub mod pipeline;
+mod sheets;
 pub mod world;
 
 use std::path::PathBuf;
@@ -19,10 +20,7 @@ use typst_layout::PagedDocument;
 use crate::diag::{Code, Diagnostic, SourceMap};
 use crate::model::{Component, Game, Kind, Shape};
 use crate::pack::yaml::span_of_offset;
-use impose::{
-    Duplex, Grid, Line, Paper, Rect, Settings, Slot, choose_grid, fold_mirror, gutterfold_areas, mirror, mirror_line,
-    printable,
-};
+use impose::{Duplex, Line, Paper, Settings, Slot, printable};
 use world::{DocWorld, Shared};
 
 /// Where fronts and backs go.
@@ -44,6 +42,8 @@ pub struct KitOptions {
     pub duplex: Duplex,
     pub layout: Layout,
     pub ink_saver: bool,
+    /// A designer's proof: invented (`sample`) values are marked on the pieces.
+    pub proof: bool,
     pub settings: Settings,
 }
 
@@ -55,6 +55,7 @@ impl Default for KitOptions {
             duplex: Duplex::Long,
             layout: Layout::Duplex,
             ink_saver: false,
+            proof: false,
             settings: Settings::default(),
         }
     }
@@ -92,7 +93,7 @@ impl Part {
         }
     }
 
-    fn of(shape: Shape) -> Option<Part> {
+    pub(super) fn of(shape: Shape) -> Option<Part> {
         match shape {
             Shape::Card => Some(Part::Cards),
             Shape::Token | Shape::Counter => Some(Part::Tokens),
@@ -121,7 +122,7 @@ pub struct DocPlan {
 
 /// One placed piece: which design (a page of the pieces document) and where.
 #[derive(Clone, Debug, Serialize)]
-struct Item {
+pub(crate) struct Item {
     kind: String,
     id: String,
     copy: u32,
@@ -130,13 +131,15 @@ struct Item {
     /// The chunk document (virtual path) and its page (1-based) holding the design.
     file: String,
     piece: usize,
+    /// Degrees clockwise the design is turned on the page (0 or 90; backs also 180, 270).
+    rotate: u32,
     #[serde(flatten)]
     slot: Slot,
 }
 
 /// One page of a sheet document.
 #[derive(Clone, Debug, Serialize)]
-struct Page {
+pub(crate) struct Page {
     side: &'static str,
     kind: String,
     items: Vec<Item>,
@@ -153,45 +156,58 @@ pub fn has_backs(kind: &Kind) -> bool {
     kind.shape == Shape::Card
 }
 
-fn component_view(c: &Component, locale: &str, env: &crate::text::TextEnv) -> Value {
-    let mut fields: Map<String, Value> = c.fields.iter().map(|(k, v)| (k.clone(), v.localized(locale))).collect();
-    // Texts that quote values are rendered here, once per locale, before layout.
-    for v in fields.values_mut() {
-        render_texts(v, env, c);
-    }
+fn component_view(c: &Component, locale: &str, env: &crate::text::TextEnv, proof: bool) -> Value {
+    let fields: Map<String, Value> = c
+        .fields
+        .iter()
+        .map(|(k, v)| (k.clone(), field_view(v, locale, env, c)))
+        .collect();
+    // Invented values are marked only on proofs: a player's kit never shows them.
+    let sample = proof && !c.sample.is_none();
     json!({
         "id": c.id,
         "kind": c.kind,
         "name": c.name.get(locale),
         "copies": c.copies,
-        "sample": !c.sample.is_none(),
+        "sample": sample,
         // Which values are invented: every field (`true`) or the listed ones.
         "sample_fields": match &c.sample {
-            crate::model::Sample::Fields(f) => json!(f),
-            crate::model::Sample::All => json!(true),
-            crate::model::Sample::None => json!([]),
+            crate::model::Sample::Fields(f) if proof => json!(f),
+            crate::model::Sample::All if proof => json!(true),
+            _ => json!([]),
         },
         "fields": fields,
     })
 }
 
-fn render_texts(v: &mut Value, env: &crate::text::TextEnv, c: &Component) {
+/// A field as layouts see it: translatable texts in the locale, their
+/// quoted values filled in (`check` rendered every one already) and their
+/// markup turned into typst markup for the `rich` helper.
+fn field_view(v: &crate::model::FieldValue, locale: &str, env: &crate::text::TextEnv, c: &Component) -> Value {
+    use crate::model::FieldValue;
     match v {
-        Value::String(s) if crate::text::is_template(s) => {
-            // `check` has rendered every template already; a failure here cannot happen.
-            if let Ok(r) = env.render(s, Some(c)) {
-                *s = r;
-            }
+        FieldValue::Text(t) => {
+            let raw = t.get(locale);
+            let text = if crate::text::is_template(raw) {
+                env.render(raw, Some(c)).unwrap_or_else(|_| raw.to_owned())
+            } else {
+                raw.to_owned()
+            };
+            Value::String(crate::markup::typst(&text))
         }
-        Value::Array(items) => items.iter_mut().for_each(|i| render_texts(i, env, c)),
-        Value::Object(m) => m.values_mut().for_each(|i| render_texts(i, env, c)),
-        _ => {}
+        FieldValue::List(items) => Value::Array(items.iter().map(|i| field_view(i, locale, env, c)).collect()),
+        FieldValue::Record(r) => Value::Object(
+            r.iter()
+                .map(|(k, x)| (k.clone(), field_view(x, locale, env, c)))
+                .collect(),
+        ),
+        other => other.localized(locale),
     }
 }
 
 /// The game as templates see it in one locale: kinds with their sizes, and
 /// every component by kind and id, texts resolved.
-pub fn game_view(game: &Game, locale: &str) -> Value {
+pub fn game_view(game: &Game, locale: &str, proof: bool) -> Value {
     let env = crate::text::TextEnv::new(
         &game.reference.glossary,
         &game.reference.facts,
@@ -220,7 +236,7 @@ pub fn game_view(game: &Game, locale: &str) -> Value {
         .map(|(kind, list)| {
             let by_id: Map<String, Value> = list
                 .iter()
-                .map(|c| (c.id.clone(), component_view(c, locale, &env)))
+                .map(|c| (c.id.clone(), component_view(c, locale, &env, proof)))
                 .collect();
             (kind.clone(), Value::Object(by_id))
         })
@@ -320,7 +336,7 @@ pub fn plan_pieces(game: &Game, locale: &str, opts: &KitOptions, template: &str)
             }
         }
     }
-    let view = game_view(game, locale);
+    let view = game_view(game, locale, opts.proof);
     let dir = PathBuf::from(&game.id).join(locale);
     let main = format!(
         "#import \"/templates/shared/kit.typ\": render-pieces\n#import \"{template}\" as game\n#render-pieces(json(\"/data.json\"), game)\n"
@@ -389,6 +405,7 @@ fn settings_view(opts: &KitOptions) -> Value {
         "duplex": opts.duplex,
         "layout": opts.layout,
         "ink_saver": opts.ink_saver,
+        "proof": opts.proof,
     })
 }
 
@@ -399,7 +416,7 @@ pub fn plan_game(game: &Game, locale: &str, paper: Paper, opts: &KitOptions, pie
     for part in [Part::Cards, Part::Tokens, Part::Sheets, Part::Boards] {
         let pages = match part {
             Part::Boards => board_pages(game, locale, paper, opts, pieces),
-            _ => sheet_pages(game, locale, part, paper, opts, pieces),
+            _ => sheets::sheet_pages(game, locale, part, paper, opts, pieces),
         };
         if pages.is_empty() {
             continue;
@@ -408,12 +425,12 @@ pub fn plan_game(game: &Game, locale: &str, paper: Paper, opts: &KitOptions, pie
     }
     if !game.reference.chapters.is_empty() {
         let mut d = doc(game, locale, paper, Part::Rules, opts, Vec::new());
-        d.data["rules"] = book::rules_view(game, locale);
+        d.data["rules"] = book::rules_view(game, locale, crate::markup::TextOut::Typst);
         d.main = "#import \"/templates/shared/rules.typ\": render-rules\n#render-rules(json(\"/data.json\"))\n".into();
         d.pages = 0;
         docs.push(d);
     }
-    if let Some(q) = book::quickref_view(game, locale) {
+    if let Some(q) = book::quickref_view(game, locale, crate::markup::TextOut::Typst) {
         let mut d = doc(game, locale, paper, Part::Quickref, opts, Vec::new());
         d.data["quickref"] = q;
         d.main =
@@ -472,142 +489,6 @@ fn doc(game: &Game, locale: &str, paper: Paper, part: Part, opts: &KitOptions, p
     }
 }
 
-/// Pages of fronts (and backs) for the kinds of one part.
-fn sheet_pages(
-    game: &Game,
-    locale: &str,
-    part: Part,
-    paper: Paper,
-    opts: &KitOptions,
-    pieces: &PiecesPlan,
-) -> Vec<Page> {
-    let s = &opts.settings;
-    let mut pages = Vec::new();
-    for kind in game.kinds.values().filter(|k| Part::of(k.shape) == Some(part)) {
-        let Some(size) = kind.size.as_ref().and_then(|s| game.sizes.get(s)) else {
-            continue;
-        };
-        let copies: Vec<(&Component, u32)> = game
-            .components
-            .get(&kind.id)
-            .into_iter()
-            .flatten()
-            .flat_map(|c| (1..=c.copies).map(move |i| (c, i)))
-            .collect();
-        if copies.is_empty() {
-            continue;
-        }
-        let gutter = opts.layout == Layout::Gutterfold && has_backs(kind);
-        let (area, fold) = if gutter {
-            let (a, f) = gutterfold_areas(&paper, s);
-            (a, Some(f))
-        } else {
-            (printable(&paper, s), None)
-        };
-        let Some(grid) = choose_grid(area, size.width, size.height, s) else {
-            // Larger than the printable area: print each piece tiled over pages,
-            // like a board, rather than leave it out.
-            for (c, _) in &copies {
-                let piece = pieces.locate(&kind.id, &c.id, "front", None);
-                pages.extend(tiled_pages(
-                    kind,
-                    c,
-                    locale,
-                    "front",
-                    piece,
-                    size.width,
-                    size.height,
-                    paper,
-                    s,
-                ));
-            }
-            continue;
-        };
-        let full = printable(&paper, s);
-        let item = |c: &Component, copy: u32, face: &'static str, slot: Slot| {
-            let (chunk, piece) = pieces.locate(&kind.id, &c.id, face, None);
-            Item {
-                kind: kind.id.clone(),
-                id: c.id.clone(),
-                copy,
-                face,
-                file: chunk_path(chunk),
-                piece,
-                slot,
-            }
-        };
-        for chunk in copies.chunks(grid.capacity()) {
-            let slots = grid.slots(chunk.len());
-            let fronts: Vec<Item> = chunk
-                .iter()
-                .zip(&slots)
-                .map(|((c, copy), slot)| item(c, *copy, "front", *slot))
-                .collect();
-            let marks = grid_marks(&grid, &area, full, fold);
-            if let Some(fold) = fold {
-                let mut all = fronts.clone();
-                all.extend(
-                    chunk
-                        .iter()
-                        .zip(&slots)
-                        .map(|((c, copy), slot)| item(c, *copy, "back", fold_mirror(slot, fold))),
-                );
-                let mut both = marks.clone();
-                both.extend(marks.iter().map(|m| Line {
-                    x1: 2.0 * fold - m.x1,
-                    x2: 2.0 * fold - m.x2,
-                    ..*m
-                }));
-                pages.push(Page {
-                    side: "gutterfold",
-                    kind: kind.id.clone(),
-                    items: all,
-                    marks: both,
-                    fold: Some(fold),
-                    tile: None,
-                });
-                continue;
-            }
-            pages.push(Page {
-                side: "front",
-                kind: kind.id.clone(),
-                items: fronts,
-                marks: marks.clone(),
-                fold: None,
-                tile: None,
-            });
-            if has_backs(kind) {
-                pages.push(Page {
-                    side: "back",
-                    kind: kind.id.clone(),
-                    items: chunk
-                        .iter()
-                        .zip(&slots)
-                        .map(|((c, copy), slot)| item(c, *copy, "back", mirror(slot, &paper, opts.duplex)))
-                        .collect(),
-                    marks: marks.iter().map(|m| mirror_line(m, &paper, opts.duplex)).collect(),
-                    fold: None,
-                    tile: None,
-                });
-            }
-        }
-    }
-    pages
-}
-
-/// Crop marks of a grid. In gutterfold the marks stay in the left half.
-fn grid_marks(grid: &Grid, area: &Rect, full: Rect, fold: Option<f64>) -> Vec<Line> {
-    match fold {
-        None => grid.marks(full),
-        Some(_) => grid.marks(Rect {
-            x: full.x,
-            y: full.y,
-            w: area.w,
-            h: full.h,
-        }),
-    }
-}
-
 /// Board pages: each board (once per variant) tiled over as many pages as it needs.
 fn board_pages(game: &Game, locale: &str, paper: Paper, opts: &KitOptions, pieces: &PiecesPlan) -> Vec<Page> {
     let mut pages = Vec::new();
@@ -650,7 +531,7 @@ fn board_pages(game: &Game, locale: &str, paper: Paper, opts: &KitOptions, piece
 
 /// The pages of one piece too large for one page, tiled with overlap.
 #[allow(clippy::too_many_arguments)]
-fn tiled_pages(
+pub(super) fn tiled_pages(
     kind: &Kind,
     c: &Component,
     locale: &str,
@@ -676,6 +557,7 @@ fn tiled_pages(
                 face,
                 file: chunk_path(chunk),
                 piece,
+                rotate: 0,
                 slot: Slot {
                     x: t.dst.x,
                     y: t.dst.y,
