@@ -941,14 +941,129 @@ fn shipped_kits_have_no_slivers_full_bleed_and_identical_backs() {
     if !renderer_available("shipped kits") {
         return;
     }
-    let report = check(&common::root().join("data"), &[], &Limits::default()).unwrap();
-    let shared = Shared::new(common::root(), EPOCH).unwrap();
-    let opts = KitOptions::default();
-    let (built, problems) = build_all(&shared, &report.games, &opts, &Quiet);
-    assert!(problems.is_empty());
-    let f = shipped_findings(&built);
+    let f = shipped_findings(shipped());
     eprintln!("{}", f.summary("shipped kits, A4 and Letter, es and en"));
     f.dump();
     assert!(f.pages > 500, "every sheet page looked at: {}", f.pages);
     assert!(f.clean(), "{}", f.summary("shipped kits"));
+}
+
+/// The shipped kits, built once (A4 and Letter, both locales) for the tests that read them.
+fn shipped() -> &'static [Built] {
+    static BUILT: std::sync::OnceLock<Vec<Built>> = std::sync::OnceLock::new();
+    BUILT.get_or_init(|| {
+        let report = check(&common::root().join("data"), &[], &Limits::default()).unwrap();
+        let shared = Shared::new(common::root(), EPOCH).unwrap();
+        let (built, problems) = build_all(&shared, &report.games, &KitOptions::default(), &Quiet);
+        assert!(problems.is_empty());
+        built
+    })
+}
+
+/// The text a PDF shows, as poppler extracts it.
+fn pdf_text(pdf: &[u8]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.pdf");
+    std::fs::write(&input, pdf).unwrap();
+    let out = std::process::Command::new("pdftotext")
+        .args(["-q", "-enc", "UTF-8"])
+        .arg(&input)
+        .arg("-")
+        .output()
+        .expect("run pdftotext");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// What a player's kit must never print: markup or escapes that were not
+/// rendered, internal ids and setting names, file paths, invented-value
+/// marks. The cover may name the kit's own PDF files.
+fn artefacts(text: &str, cover: bool) -> Vec<String> {
+    let mut found = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let mut say = |what: &str, s: &str| found.push(format!("line {}: {what} `{s}` in «{}»", n + 1, line.trim()));
+        for m in [
+            "**",
+            "#strong",
+            "#emph",
+            "#list",
+            "#enum",
+            "#icon",
+            "#linebreak",
+            "#parbreak",
+            "#[]",
+            "\\",
+            "{{",
+            "}}",
+        ] {
+            if line.contains(m) {
+                say("markup left raw", m);
+            }
+        }
+        for word in line.split(|c: char| c.is_whitespace() || "«»()[],;:.!?¿¡\"'“”‘’".contains(c)) {
+            let w = word.trim_matches(|c: char| !c.is_alphanumeric());
+            if w.is_empty() {
+                continue;
+            }
+            let ascii_lower = w
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-');
+            if ascii_lower && w.contains('_') {
+                say("an internal name", w);
+            }
+            // A kebab-case id shown as a reference, `(first-turn-setting)` or «kit-per-hero»
+            // (English compounds such as end-of-round are words, not ids).
+            let quoted = line.contains(&format!("({w})")) || line.contains(&format!("«{w}»"));
+            if ascii_lower && w.contains('-') && quoted && !(cover && (w.ends_with("-a4") || w.ends_with("-letter"))) {
+                say("an internal id", w);
+            }
+        }
+        for ext in [".png", ".svg", ".jpg", ".jpeg", ".yaml", ".typ", "templates/", "data/"] {
+            if line.to_lowercase().contains(ext) && !(cover && ext == "data/") {
+                say("a file path", ext);
+            }
+        }
+        for mark in ["valor de ejemplo", "valores de ejemplo", "sample value"] {
+            if line.to_lowercase().contains(mark) {
+                say("an invented-value mark", mark);
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn shipped_kits_print_no_developer_artefacts() {
+    if !renderer_available("clean output") {
+        return;
+    }
+    let mut problems = Vec::new();
+    let mut files = 0;
+    for b in shipped() {
+        files += 1;
+        let cover = b.plan.part == Part::Cover;
+        for a in artefacts(&pdf_text(&b.pdf), cover) {
+            problems.push(format!("{}: {a}", b.plan.out.display()));
+        }
+    }
+    assert!(files > 100, "every file of every kit read: {files}");
+    assert!(
+        problems.is_empty(),
+        "{} developer artefacts printed:\n{}",
+        problems.len(),
+        problems.iter().take(40).cloned().collect::<Vec<_>>().join("\n")
+    );
+}
+
+#[test]
+fn artefact_scan_finds_what_it_looks_for() {
+    // The scan itself: each kind of artefact is found, ordinary text is not.
+    let hits = |s: &str| artefacts(s, false).len();
+    assert_eq!(hits("Gana **dos** cartas"), 1);
+    assert_eq!(hits("ajuste «first_turn_skips»"), 1);
+    assert_eq!(hits("véase Por qué (first-turn-setting)"), 1);
+    assert_eq!(hits("the end-of-round check"), 0);
+    assert_eq!(hits("art/hero.png"), 1);
+    assert_eq!(hits("3 valor de ejemplo"), 1);
+    assert_eq!(hits("Cañón-láser +1 al ataque: roba 2 cartas (máx. 7)."), 0);
+    assert_eq!(artefacts("unmatched-cards-a4", true).len(), 0);
 }

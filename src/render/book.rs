@@ -39,7 +39,7 @@ fn section_view(env: &TextEnv, s: &Section, titles: &std::collections::HashMap<S
             Cell::Text(t) => rich(env, t, out),
             Cell::Plain(p) => crate::markup::render(&env.render(p, None).unwrap_or_else(|_| p.clone()), out),
         }).collect::<Vec<_>>()).collect::<Vec<_>>(),
-        "see": s.see.iter().map(|(id, _)| json!({"id": id, "title": titles.get(id)})).collect::<Vec<_>>(),
+        "see": s.see.iter().map(|(id, _)| json!({"id": id, "title": titles.get(id), "rule": crate::reference::is_rule_id(id)})).collect::<Vec<_>>(),
         "sections": s.sections.iter().map(|sub| section_view(env, sub, titles, out)).collect::<Vec<_>>(),
     })
 }

@@ -77,6 +77,8 @@ pub enum Part {
     Rules,
     /// The 1–2 page quick reference.
     Quickref,
+    /// Two pages to print double-sided first: do fronts and backs line up?
+    DuplexTest,
 }
 
 impl Part {
@@ -90,6 +92,7 @@ impl Part {
             Part::Pieces => "pieces",
             Part::Rules => "rules",
             Part::Quickref => "quickref",
+            Part::DuplexTest => "duplex-test",
         }
     }
 
@@ -439,14 +442,57 @@ pub fn plan_game(game: &Game, locale: &str, paper: Paper, opts: &KitOptions, pie
         d.pages = 0;
         docs.push(d);
     }
+    let backs = game
+        .kinds
+        .values()
+        .any(|k| has_backs(k) && game.components.get(&k.id).is_some_and(|l| !l.is_empty()));
+    if backs && opts.layout == Layout::Duplex {
+        let mut d = doc(game, locale, paper, Part::DuplexTest, opts, Vec::new());
+        d.data["pages"] = json!([{"side": "duplex-test"}, {"side": "duplex-test-back"}]);
+        d.pages = 2;
+        docs.insert(0, d);
+    }
     let summary: Vec<Value> = docs
         .iter()
         .map(|d| {
+            // What the file holds: the kinds placed on its pages, with their copies.
+            let mut kinds: Vec<(String, u32)> = Vec::new();
+            let mut seen_tiles = std::collections::HashSet::new();
+            for page in d.data["pages"].as_array().into_iter().flatten() {
+                if page["side"] == "back" {
+                    continue;
+                }
+                for item in page["items"].as_array().into_iter().flatten() {
+                    if item["face"] == "back" {
+                        continue;
+                    }
+                    // A tiled piece counts once, however many sheets it spans.
+                    if page["side"] == "board" {
+                        let key = format!("{}/{}/{}", item["kind"], item["id"], page["tile"]["variant"]["id"]);
+                        if !seen_tiles.insert(key) {
+                            continue;
+                        }
+                    }
+                    let kind = item["kind"].as_str().unwrap_or_default();
+                    let name = game
+                        .kinds
+                        .get(kind)
+                        .map(|k| k.name.get(locale).to_owned())
+                        .unwrap_or_default();
+                    match kinds.iter_mut().find(|(n, _)| *n == name) {
+                        Some((_, count)) => *count += 1,
+                        None => kinds.push((name, 1)),
+                    }
+                }
+            }
+            let two_sided = matches!(d.part, Part::Cards | Part::DuplexTest) && opts.layout == Layout::Duplex;
             json!({
                 "part": d.part,
                 "file": d.out.file_name().map(|f| f.to_string_lossy().into_owned()),
                 "pages": d.pages,
-                "duplex": d.part == Part::Cards && opts.layout == Layout::Duplex,
+                "duplex": two_sided,
+                "copies": 1,
+                "contents": kinds.iter().map(|(n, c)| json!({"name": n, "count": c})).collect::<Vec<_>>(),
             })
         })
         .collect();
@@ -456,12 +502,32 @@ pub fn plan_game(game: &Game, locale: &str, paper: Paper, opts: &KitOptions, pie
         .map(|k| json!({"name": k.name.get(locale), "count": k.count}))
         .collect();
     let mut cover = doc(game, locale, paper, Part::Cover, opts, Vec::new());
-    cover.data["pages"] = json!([{"side": "cover"}, {"side": "duplex-test"}, {"side": "duplex-test-back"}]);
+    cover.data["pages"] = json!([{"side": "cover"}]);
     cover.data["documents"] = Value::Array(summary);
     cover.data["kit"] = Value::Array(kit);
-    cover.pages = 3;
+    cover.pages = 1;
     docs.insert(0, cover);
     docs
+}
+
+/// Fills in a cover's page counts from the documents of its kit once they
+/// are laid out (the rules and quick reference are only counted by typst).
+pub fn complete_cover(cover: &mut DocPlan, built: &[&pipeline::Built]) {
+    let Some(list) = cover.data["documents"].as_array_mut() else {
+        return;
+    };
+    for entry in list {
+        let file = entry["file"].as_str().unwrap_or_default().to_owned();
+        let found = built.iter().find(|b| {
+            b.plan.game == cover.game
+                && b.plan.locale == cover.locale
+                && b.plan.paper == cover.paper
+                && b.plan.out.file_name().is_some_and(|f| f.to_string_lossy() == file)
+        });
+        if let Some(b) = found {
+            entry["pages"] = json!(b.pages);
+        }
+    }
 }
 
 fn doc(game: &Game, locale: &str, paper: Paper, part: Part, opts: &KitOptions, pages: Vec<Page>) -> DocPlan {

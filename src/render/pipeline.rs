@@ -96,6 +96,7 @@ pub fn build_all(
     }
     // Stage 2: the print-shop pieces file and the sheets of every paper place those pages.
     let mut docs: Vec<(DocPlan, usize)> = Vec::new();
+    let mut covers: Vec<(DocPlan, usize)> = Vec::new();
     for (i, (game, pieces)) in piece_plans.iter().enumerate() {
         if failed[i] {
             continue;
@@ -104,19 +105,37 @@ pub fn build_all(
         docs.push((pieces.merged.clone(), i));
         for paper in &opts.papers {
             for plan in plan_game(game, &pieces.locale, *paper, opts, pieces) {
-                docs.push((plan, i));
+                if plan.part == super::Part::Cover {
+                    covers.push((plan, i));
+                } else {
+                    docs.push((plan, i));
+                }
             }
         }
     }
-    results.extend(
-        docs.into_par_iter()
-            .map(|(plan, i)| {
-                let r = build_one(shared, &plan, &files[i]);
-                progress.advance();
-                r
-            })
-            .collect::<Vec<_>>(),
-    );
+    let stage2: Vec<_> = docs
+        .into_par_iter()
+        .map(|(plan, i)| {
+            let r = build_one(shared, &plan, &files[i]);
+            progress.advance();
+            r
+        })
+        .collect();
+    // Stage 3: each cover, which lists every file of its kit with its page count.
+    let done: Vec<&Built> = stage2.iter().filter_map(|r| r.as_ref().ok()).collect();
+    for (cover, _) in &mut covers {
+        super::complete_cover(cover, &done);
+    }
+    let stage3: Vec<_> = covers
+        .into_par_iter()
+        .map(|(plan, i)| {
+            let r = build_one(shared, &plan, &files[i]);
+            progress.advance();
+            r
+        })
+        .collect();
+    results.extend(stage2);
+    results.extend(stage3);
     progress.finish();
     let mut built = Vec::new();
     let mut problems = Vec::new();
