@@ -92,6 +92,18 @@ pub enum Command {
     )]
     Build(BuildArgs),
 
+    /// Inspect the laid-out kits as they will print: text too small, text or key elements outside a
+    /// piece's safe zone, text cut off by its box, raster images below 300 ppi. Writes nothing.
+    #[command(
+        after_help = "Examples:\n  pnpkit preflight                   every game, both locales and papers\n  \
+                            pnpkit preflight mythic --locale es\n  \
+                            pnpkit preflight --min-text 7 --safe 4\n\n\
+                            Each finding names the piece, the locale and the template line that drew it.\n\
+                            Mark a key element of a design with the label <key> (`box[…] <key>`) to keep it in the safe zone.\n\
+                            Exit codes: 0 clean, 1 findings, 2 unreadable."
+    )]
+    Preflight(PreflightArgs),
+
     /// Export card images for print-on-demand shops and Tabletop Simulator decks.
     #[command(
         after_help = "Examples:\n  pnpkit export                     every game: PNGs (MPC size) and TTS sheets\n  \
@@ -227,6 +239,28 @@ pub struct Selection {
     /// Locales (default: every locale of each pack).
     #[arg(long, value_delimiter = ',')]
     pub locale: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct PreflightArgs {
+    #[command(flatten)]
+    pub select: Selection,
+
+    /// Paper sizes whose sheets are inspected too.
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [PaperArg::A4, PaperArg::Letter])]
+    pub paper: Vec<PaperArg>,
+
+    /// Smallest text size in points.
+    #[arg(long, value_name = "PT", default_value_t = 6.0)]
+    pub min_text: f64,
+
+    /// Smallest resolution of a raster image at its printed size, in pixels per inch.
+    #[arg(long, value_name = "PPI", default_value_t = 300.0)]
+    pub min_ppi: f64,
+
+    /// Safe zone: how far inside the cut line text and key elements must stay, in mm.
+    #[arg(long, value_name = "MM", default_value_t = 3.0)]
+    pub safe: f64,
 }
 
 #[derive(Debug, Args)]

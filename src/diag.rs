@@ -79,6 +79,10 @@ codes! {
     DeckFormat = "E028", "deck-format", Error, "A deck list cannot be read: a line is not `N Card name`, a count is not a number (reported by `deck`).";
     UnknownCard = "E029", "deck-unknown-card", Error, "A deck list names a card the game does not have (reported by `deck`).";
     DeckRule = "E030", "deck-rule", Error, "A deck or army breaks one of the game's construction rules (reported by `deck`).";
+    PreflightTextSize = "W040", "preflight-text-size", Warning, "Printed text is smaller than the minimum size (6 pt unless `--min-text` says otherwise; reported by `preflight`).";
+    PreflightSafeZone = "W041", "preflight-safe-zone", Warning, "Text or a key element of a piece reaches outside its safe zone, where a cut slightly off the line would touch it (reported by `preflight`).";
+    PreflightClippedText = "W042", "preflight-clipped-text", Warning, "Text does not fit its box and is cut off where it is printed (reported by `preflight`).";
+    PreflightImageResolution = "W043", "preflight-image-resolution", Warning, "A raster image prints below 300 pixels per inch at its size on the piece (reported by `preflight`).";
 }
 
 /// Identifies a file in a [`SourceMap`].

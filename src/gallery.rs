@@ -92,7 +92,7 @@ pub fn gallery(
         .par_iter()
         .map(|c| {
             let mut sources = SourceMap::default();
-            compile(shared, c, &[], &mut sources).map_err(|d| (d, sources))
+            compile(shared, c, &[], &mut sources, None).map_err(|d| (d, sources))
         })
         .collect();
     let mut compiled = Vec::new();

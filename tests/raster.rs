@@ -37,18 +37,6 @@ const FINE_DPI: f64 = 300.0;
 /// Resolution of the shipped-kit checks (slivers and bleed are millimetres wide).
 const COARSE_DPI: f64 = 72.0;
 
-/// A project copy holding the fixture's data and layout beside the shared templates and fonts.
-fn fixture_project() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let root = common::root();
-    common::copy_dir(&root.join("fonts"), &dir.path().join("fonts"));
-    common::copy_dir(&root.join("templates"), &dir.path().join("templates"));
-    let fixture = root.join("tests/fixtures/registration");
-    common::copy_dir(&fixture.join("templates"), &dir.path().join("templates"));
-    common::copy_dir(&fixture.join("data"), &dir.path().join("data"));
-    dir
-}
-
 fn build_in(root: &Path, data: &Path, opts: &KitOptions) -> Vec<Built> {
     let report = check(data, &[], &Limits::default()).unwrap();
     assert!(!report.has_errors(), "fixture data has errors");
@@ -686,7 +674,7 @@ fn num(o: &Object) -> f64 {
 }
 
 fn fixture_findings(papers: Vec<Paper>, duplex: Duplex, layout: Layout) -> Findings {
-    let dir = fixture_project();
+    let dir = common::fixture_project("registration");
     let opts = KitOptions {
         papers: papers.clone(),
         duplex,

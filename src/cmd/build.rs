@@ -37,6 +37,7 @@ pub fn options(args: &BuildArgs) -> KitOptions {
         },
         ink_saver: args.ink_saver,
         proof: args.proof,
+        preflight: None,
         settings: Settings {
             margin: args.margin,
             bleed: args.bleed,

@@ -61,7 +61,7 @@ pub fn run(cli: &Cli, args: &ExportArgs, progress: &dyn super::Progress) -> Resu
         let mut docs = Vec::new();
         for chunk in &pieces.chunks {
             let mut sources = crate::diag::SourceMap::default();
-            match compile(&shared, chunk, &[], &mut sources) {
+            match compile(&shared, chunk, &[], &mut sources, None) {
                 Ok(c) => docs.push(c.document),
                 Err(diags) => problems.push_str(&render_human(&diags, &sources, color)),
             }

@@ -5,6 +5,7 @@
 pub mod book;
 pub mod impose;
 pub mod pipeline;
+pub mod preflight;
 mod sheets;
 pub mod world;
 
@@ -45,6 +46,8 @@ pub struct KitOptions {
     /// A designer's proof: invented (`sample`) values are marked on the pieces.
     pub proof: bool,
     pub settings: Settings,
+    /// Inspect every laid-out page (`pnpkit preflight`) against these limits.
+    pub preflight: Option<preflight::Limits>,
 }
 
 impl Default for KitOptions {
@@ -57,6 +60,7 @@ impl Default for KitOptions {
             ink_saver: false,
             proof: false,
             settings: Settings::default(),
+            preflight: None,
         }
     }
 }
@@ -651,17 +655,21 @@ pub(super) fn tiled_pages(
 pub struct Compiled {
     pub document: PagedDocument,
     pub warnings: Vec<Diagnostic>,
+    /// What preflight found on its pages (when asked for).
+    pub findings: Vec<Diagnostic>,
 }
 
 /// Compiles a plan with typst. Errors come back as diagnostics that point
 /// into the templates; `sources` receives the template texts they show.
 /// `files` are in-memory files the document reads: the compiled chunk
-/// documents (`/pieces-<n>.pdf`) that sheet documents place.
+/// documents (`/pieces-<n>.pdf`) that sheet documents place. With `limits`,
+/// the laid-out pages are inspected too (preflight).
 pub fn compile(
     shared: &Shared,
     plan: &DocPlan,
     files: &[(String, typst::foundations::Bytes)],
     sources: &mut SourceMap,
+    limits: Option<&preflight::Limits>,
 ) -> Result<Compiled, Vec<Diagnostic>> {
     let data = serde_json::to_vec(&plan.data).unwrap_or_default();
     let mut world = DocWorld::new(shared, plan.main.clone(), data);
@@ -675,7 +683,20 @@ pub fn compile(
         .map(|w| typst_diagnostic(&world, w, plan, sources, Code::TemplateWarning))
         .collect();
     match warned.output {
-        Ok(document) => Ok(Compiled { document, warnings }),
+        Ok(document) => {
+            let findings = match limits {
+                Some(l) => {
+                    let pieces = piece_infos(plan);
+                    preflight::inspect(&world, plan, &document, pieces.as_deref(), l, sources)
+                }
+                None => Vec::new(),
+            };
+            Ok(Compiled {
+                document,
+                warnings,
+                findings,
+            })
+        }
         Err(errors) => {
             let piece = culprit(shared, plan);
             Err(errors
@@ -690,6 +711,30 @@ pub fn compile(
                 .collect())
         }
     }
+}
+
+/// The design on each page of a pieces (chunk) document, for preflight.
+fn piece_infos(plan: &DocPlan) -> Option<Vec<preflight::PieceInfo>> {
+    let pieces = plan.data["pieces"].as_array()?;
+    Some(
+        pieces
+            .iter()
+            .map(|p| {
+                let (kind, id) = (
+                    p["kind"].as_str().unwrap_or_default(),
+                    p["id"].as_str().unwrap_or_default(),
+                );
+                let name = plan.data["game"]["components"][kind][id]["name"].as_str().unwrap_or(id);
+                let kind_name = plan.data["game"]["kinds"][kind]["name"].as_str().unwrap_or(kind);
+                let face = p["face"].as_str().unwrap_or("front");
+                preflight::PieceInfo {
+                    what: format!("the {face} of {} `{id}` ({name})", kind_name.to_lowercase()),
+                    w: p["w"].as_f64().unwrap_or(0.0),
+                    h: p["h"].as_f64().unwrap_or(0.0),
+                }
+            })
+            .collect(),
+    )
 }
 
 /// Finds the first design that fails on its own, by compiling the pieces
