@@ -307,6 +307,12 @@ pub struct ExportArgs {
     #[arg(long, value_enum, default_value_t = StyleArg::Mpc)]
     pub style: StyleArg,
 
+    /// Instead: the files a print shop takes, laid out at its card sizes, bleed and safe zone, one set per
+    /// deck, copies expanded (The Game Crafter and MakePlayingCards: PNG per card; DriveThruCards: PDF per
+    /// deck, back first; pnp: print-ready PDF per deck at the pack's sizes). See docs/print.md.
+    #[arg(long, value_enum)]
+    pub shop: Option<ShopArg>,
+
     /// Prefix for image addresses in the Tabletop Simulator JSON (a URL or a folder).
     #[arg(long, default_value = "")]
     pub url_prefix: String,
@@ -413,6 +419,18 @@ pub enum StyleArg {
     Mpc,
     Tgc,
     Exact,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ShopArg {
+    /// The Game Crafter.
+    Tgc,
+    /// MakePlayingCards.
+    Mpc,
+    /// DriveThruCards.
+    Dtc,
+    /// Any shop that takes print-ready PDFs.
+    Pnp,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

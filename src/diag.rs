@@ -83,6 +83,7 @@ codes! {
     PreflightSafeZone = "W041", "preflight-safe-zone", Warning, "Text or a key element of a piece reaches outside its safe zone, where a cut slightly off the line would touch it (reported by `preflight`).";
     PreflightClippedText = "W042", "preflight-clipped-text", Warning, "Text does not fit its box and is cut off where it is printed (reported by `preflight`).";
     PreflightImageResolution = "W043", "preflight-image-resolution", Warning, "A raster image prints below 300 pixels per inch at its size on the piece (reported by `preflight`).";
+    ShopSize = "W044", "shop-size", Warning, "A print shop sells no card of this kind's size: its decks are left out of that shop's export (reported by `export --shop`).";
 }
 
 /// Identifies a file in a [`SourceMap`].
@@ -100,14 +101,14 @@ pub struct Span {
 }
 
 /// A source file as read from disk.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct SourceFile {
     pub path: PathBuf,
     pub text: Arc<str>,
 }
 
 /// Every file read during a run, so diagnostics can show snippets.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct SourceMap {
     files: Vec<SourceFile>,
 }

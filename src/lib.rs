@@ -24,4 +24,5 @@ pub mod render;
 pub mod rules;
 pub mod schema;
 pub mod sheet;
+pub mod shop;
 pub mod text;
