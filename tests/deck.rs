@@ -389,3 +389,56 @@ proptest! {
         prop_assert_eq!(got, want);
     }
 }
+
+/// One list of the paste corpus and what `pnpkit deck` must say about it.
+struct CorpusCase {
+    file: String,
+    game: String,
+    expect: BTreeSet<String>,
+}
+
+fn corpus() -> Vec<CorpusCase> {
+    let dir = root().join("tests/fixtures/decks");
+    let text = fs::read_to_string(dir.join("corpus.tsv")).unwrap();
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let cols: Vec<&str> = l.split('\t').collect();
+            CorpusCase {
+                file: cols[0].to_string(),
+                game: cols[0].split('/').next().unwrap().to_string(),
+                expect: cols[1].split_whitespace().map(str::to_string).collect(),
+            }
+        })
+        .collect()
+}
+
+/// The paste corpus: a legal and an illegal list per format, for several
+/// games, in both locales; each list must get exactly its verdict.
+#[test]
+fn paste_corpus_gets_the_right_verdicts() {
+    let mut failures = Vec::new();
+    let cases = corpus();
+    assert!(cases.len() >= 30, "the corpus lost lists");
+    for case in &cases {
+        let path = Path::new("tests/fixtures/decks").join(&case.file);
+        let report = check_deck(game(&case.game), &path, &Context::default()).expect("readable");
+        let shown = human(&report, game(&case.game), false);
+        let got: BTreeSet<String> = if report.is_legal() {
+            ["legal".to_string()].into()
+        } else {
+            let rules = violated(&report);
+            let codes: BTreeSet<String> = report
+                .diagnostics
+                .iter()
+                .filter(|d| d.code != pnpkit::diag::Code::DeckRule)
+                .map(|d| d.code.id().to_string())
+                .collect();
+            rules.into_iter().chain(codes).collect()
+        };
+        if got != case.expect {
+            failures.push(format!("{}: expected {:?}, got {:?}\n{shown}", case.file, case.expect, got));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} lists misread:\n{}", failures.len(), cases.len(), failures.join("\n"));
+}
