@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use pnpkit::cmd::deck::{DeckReport, check_deck, human};
-use pnpkit::deck::{Context, Deck, validate};
+use pnpkit::deck::{Context, Deck, DeckReport, check_list, validate};
+use pnpkit::diag::SourceMap;
 use pnpkit::model::{FieldValue, Game};
 use proptest::prelude::*;
 
@@ -23,10 +23,28 @@ fn samples(id: &str) -> Vec<PathBuf> {
     v
 }
 
-/// Role and mode flags a sample needs, read from its `--role` hint.
+/// Reads a list file (relative to the crate root) and checks it with the library.
+fn check_file(id: &str, rel: &Path, ctx: &Context) -> (DeckReport, SourceMap) {
+    let text: std::sync::Arc<str> = fs::read_to_string(root().join(rel)).expect("readable").into();
+    let mut sources = SourceMap::default();
+    let file = sources.add(rel.to_path_buf(), text.clone());
+    let report = check_list(game(id), rel, file, &text, ctx).expect("construction rules");
+    (report, sources)
+}
+
+fn checked(id: &str, path: &Path) -> (DeckReport, SourceMap) {
+    let rel = path.strip_prefix(root()).unwrap_or(path);
+    check_file(id, rel, &Context::default())
+}
+
 fn run(id: &str, path: &Path) -> DeckReport {
-    let rel = path.strip_prefix(root()).unwrap();
-    check_deck(game(id), rel, &Context::default()).expect("readable")
+    checked(id, path).0
+}
+
+/// What `pnpkit deck` prints for a list.
+fn shown(id: &str, path: &Path) -> String {
+    let (report, sources) = checked(id, path);
+    report.human(game(id), &sources, false)
 }
 
 /// Rule ids named in a sample's leading comment: `(XT-D2)`.
@@ -43,11 +61,7 @@ fn named_rules(text: &str) -> BTreeSet<String> {
 }
 
 fn violated(report: &DeckReport) -> BTreeSet<String> {
-    report
-        .verdict
-        .as_ref()
-        .map(|v| v.violations.iter().flat_map(|x| x.rules.iter().cloned()).collect())
-        .unwrap_or_default()
+    report.broken_rules().into_iter().collect()
 }
 
 #[test]
@@ -64,7 +78,7 @@ fn every_game_has_a_legal_plain_text_sample_and_samples_behave_as_named() {
         for path in files {
             let name = path.file_name().unwrap().to_string_lossy().into_owned();
             let report = run(&g.id, &path);
-            let shown = human(&report, g, false);
+            let shown = shown(&g.id, &path);
             if name.starts_with("illegal-") {
                 assert!(!report.is_legal(), "{name} should be illegal\n{shown}");
                 let named = named_rules(&fs::read_to_string(&path).unwrap());
@@ -180,23 +194,23 @@ fn messages_carry_the_numbers() {
         (
             "mythic",
             "illegal-unit-twice.txt",
-            "units: 2 copies of Hoplites (at most 1)",
+            "units: 2 copies of Hoplites (at most 1 copy)",
         ),
         (
             "openwars",
             "illegal-queen-twice.txt",
-            "unique units: 2 copies of Amazon Queen (at most 1)",
+            "unique units: 2 copies of Amazon Queen (at most 1 copy)",
         ),
         ("openwars", "illegal-over-gold.yaml", "army value: 29 (at most 25)"),
         (
             "onevmany",
             "illegal-wrong-lineup.txt",
-            "starting tokens: 4 Minion where The Horde Lord lists 5",
+            "fichas iniciales: 4 Esbirro donde El Señor de la Horda indica 5",
         ),
         (
             "onevmany",
             "illegal-more-than-the-kit.txt",
-            "tokens in the kit: 11 copies of Minion (at most 10)",
+            "tokens in the kit: 11 copies of Minion (at most 10 copies)",
         ),
         (
             "onevmany",
@@ -237,18 +251,22 @@ fn every_shipped_boss_lineup_fits_the_kit() {
 fn names_match_in_either_locale_ignoring_case_accents_and_count_styles() {
     let g = game("xterminio");
     let c = g.construction.as_ref().unwrap();
-    let mut diags = Vec::new();
+    let mut diags: Vec<pnpkit::diag::Diagnostic> = Vec::new();
     let text = "# comment\nEquipment:\n2x BOTIQUIN\n1 x  granada de HUMO\n3 first-aid kit # trailing comment\nFrancotiradora\n2 Granade de humo\n";
-    let deck = pnpkit::deck::list::parse_text(text, pnpkit::diag::FileId(0), g, c, &mut diags);
+    let (deck, d) = pnpkit::deck::report::read_text_list(text, pnpkit::diag::FileId(0), g, c, Path::new("list.txt"));
+    diags.extend(d);
     let copies = deck.copies();
     assert_eq!(copies.get("botiquin"), Some(&5), "{copies:?}");
     assert_eq!(copies.get("granada-de-humo"), Some(&1));
     assert_eq!(deck.entries[0].section.as_deref(), Some("Equipment"));
     let msgs: Vec<String> = diags.iter().map(|d| format!("{} | {:?}", d.message, d.help)).collect();
     assert_eq!(msgs.len(), 2, "{msgs:?}");
-    assert!(msgs[0].contains("`Francotiradora` has no number of copies"), "{msgs:?}");
     assert!(
-        msgs[1].contains("no card is called `Granade de humo`") && msgs[1].contains("Granada de humo"),
+        msgs[0].contains("`Francotiradora` nombra una carta pero no dice cuántas copias"),
+        "{msgs:?}"
+    );
+    assert!(
+        msgs[1].contains("ninguna carta se llama `Granade de humo`") && msgs[1].contains("Granada de humo"),
         "{msgs:?}"
     );
     assert_eq!(diags[1].span.unwrap().line, 7);
@@ -422,8 +440,8 @@ fn paste_corpus_gets_the_right_verdicts() {
     assert!(cases.len() >= 30, "the corpus lost lists");
     for case in &cases {
         let path = Path::new("tests/fixtures/decks").join(&case.file);
-        let report = check_deck(game(&case.game), &path, &Context::default()).expect("readable");
-        let shown = human(&report, game(&case.game), false);
+        let report = run(&case.game, &path);
+        let shown = shown(&case.game, &path);
         let got: BTreeSet<String> = if report.is_legal() {
             ["legal".to_string()].into()
         } else {
@@ -437,8 +455,17 @@ fn paste_corpus_gets_the_right_verdicts() {
             rules.into_iter().chain(codes).collect()
         };
         if got != case.expect {
-            failures.push(format!("{}: expected {:?}, got {:?}\n{shown}", case.file, case.expect, got));
+            failures.push(format!(
+                "{}: expected {:?}, got {:?}\n{shown}",
+                case.file, case.expect, got
+            ));
         }
     }
-    assert!(failures.is_empty(), "{} of {} lists misread:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} lists misread:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
 }
