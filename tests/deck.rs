@@ -469,3 +469,178 @@ fn paste_corpus_gets_the_right_verdicts() {
         failures.join("\n")
     );
 }
+
+/// What `pnpkit deck` prints for a list given as text (no file read).
+fn shown_text(id: &str, name: &str, text: &str, ctx: &Context) -> String {
+    let mut sources = SourceMap::default();
+    let file = sources.add(PathBuf::from(name), text.into());
+    let report = check_list(game(id), Path::new(name), file, text, ctx).unwrap();
+    report.human(game(id), &sources, false)
+}
+
+/// The new messages, in both locales: reading problems, plurals, cut lists
+/// with "… and N more", the wrong-header hint.
+#[test]
+fn messages_in_both_locales() {
+    let none = Context::default();
+    let cases: Vec<(&str, &str, &str, String)> = vec![
+        (
+            "reading-en",
+            "unmatched",
+            "list.txt",
+            "herp: Medusa\nhero: Medusa\n3 Petrifying Gaz\nSerpent Locks\nthis is not a card\n3 Harpy Talons\n".into(),
+        ),
+        (
+            "reading-es",
+            "unmatched",
+            "lista.txt",
+            "héroe: Medusa\nheroe: Alice\n3 Mirada petrificant\nCabellera de serpientes:\nesto no es una carta\n3 Garras de arpía\n".into(),
+        ),
+        ("copies-en", "openwars", "army.txt", "Amazon Warriors x4\nAmazon Queen x2\n".into()),
+        ("copies-es", "openwars", "ejercito.txt", "Guerreras amazonas x4\nReina amazona x2\n".into()),
+        (
+            "points-left-es",
+            "mythic",
+            "ejercito.txt",
+            "modo: duelo\n1 Zeus\n1 Aquiles\n1 Leónidas\n1 Medusa\n1 Hoplitas\n".into(),
+        ),
+        ("empty-en", "xterminio", "deck.txt", "# nothing yet\n\nCharacters\n".into()),
+        ("empty-es", "xterminio", "mazo.txt", "# nada aún\n\nPersonajes\n".into()),
+        (
+            "wrong-hero-es",
+            "unmatched",
+            "lista.txt",
+            fs::read_to_string(root().join("tests/fixtures/decks/unmatched/csv.es.legal.csv"))
+                .unwrap()
+                .replace("héroe: Medusa", "héroe: Alice"),
+        ),
+        (
+            "wrong-hero-en",
+            "unmatched",
+            "list.csv",
+            fs::read_to_string(root().join("tests/fixtures/decks/unmatched/csv.en.illegal.csv")).unwrap(),
+        ),
+        (
+            "many-unreadable-en",
+            "xterminio",
+            "deck.txt",
+            (1..=60).map(|i| format!("{i} Nonexistent card number {i}\n")).collect(),
+        ),
+        ("bad-mode-es", "mythic", "ejercito.txt", "modo: alianz\nrol: aliada\n1 Atenea\n".into()),
+    ];
+    for (name, id, file, text) in cases {
+        insta::assert_snapshot!(format!("messages-{name}"), shown_text(id, file, &text, &none));
+    }
+}
+
+/// Reads a `construction:` written in YAML against a shipped game's kinds.
+fn construction_of(id: &str, yaml: &str) -> (Option<pnpkit::model::Construction>, Vec<pnpkit::diag::Diagnostic>) {
+    let g = game(id);
+    let node = pnpkit::pack::parse_yaml(yaml, pnpkit::diag::FileId(0), &Default::default()).unwrap();
+    let mut diags = Vec::new();
+    let c = pnpkit::pack::construction::read_construction(&node, &g.kinds, &g.locales, &mut diags);
+    (c, diags)
+}
+
+#[test]
+fn bad_rule_keys_get_a_correct_did_you_mean() {
+    let (_, diags) = construction_of(
+        "openwars",
+        "kinds: [unit]\nrules:\n  - {id: A, label: units, copies: {}, at_most: 1}\n  - {id: B, label: units, count: {}, at_mots: 3}\n  - {id: C, label: units, coun: {}, at_most: 3}\n",
+    );
+    let shown: Vec<String> = diags
+        .iter()
+        .map(|d| format!("{} | {:?} | {:?}", d.message, d.expected, d.help))
+        .collect();
+    insta::assert_snapshot!("construction-bad-keys", shown.join("\n"));
+    assert!(
+        !shown
+            .iter()
+            .any(|s| s.contains("unknown field `at_most`") && s.contains("did you mean `at_most`")),
+        "{shown:#?}"
+    );
+}
+
+/// Distinct values of a field, and counts per value of a field.
+#[test]
+fn distinct_and_per_value_rules() {
+    let (c, diags) = construction_of(
+        "openwars",
+        "kinds: [unit]\nrules:\n  - {id: F, label: {en: factions, es: facciones}, distinct: faction, at_most: 2}\n  - {id: U, label: {en: unique units, es: unidades únicas}, where: {unique: true}, count: {}, per: faction, at_most: 1}\n",
+    );
+    assert!(diags.is_empty(), "{diags:?}");
+    let c = c.unwrap();
+    let g = game("openwars");
+    let deck_of = |cards: &[(&str, u32)]| {
+        let mut d = Deck::default();
+        for (id, n) in cards {
+            d.add("unit", id, *n, Default::default(), None);
+        }
+        d
+    };
+    let legal = deck_of(&[
+        ("amazon-warriors", 4),
+        ("amazon-queen", 1),
+        ("orc-warriors", 2),
+        ("orc-warboss", 1),
+    ]);
+    let v = validate(g, &c, &legal, &Context::default());
+    assert!(v.is_legal(), "{:?}", v.violations);
+    let three = deck_of(&[("amazon-warriors", 4), ("orc-warriors", 2), ("skeletons", 1)]);
+    let v = validate(g, &c, &three, &Context::default());
+    let msgs: Vec<&str> = v.violations.iter().map(|x| x.message.as_str()).collect();
+    assert_eq!(msgs, ["factions: 3 (at most 2): Amazons, Orcs and Undead"]);
+    let two_kings = deck_of(&[
+        ("dwarf-warriors", 2),
+        ("mountain-king", 1),
+        ("orc-warboss", 1),
+        ("lich-king", 1),
+    ]);
+    let v = validate(
+        g,
+        &c,
+        &two_kings,
+        &Context {
+            locale: Some("es".into()),
+            ..Context::default()
+        },
+    );
+    let msgs: Vec<&str> = v.violations.iter().map(|x| x.message.as_str()).collect();
+    assert_eq!(msgs, ["facciones: 3 (como máximo 2): Enanos, Orcos y No Muertos"]);
+    let per = deck_of(&[("amazon-queen", 1), ("barbarian-warlord", 1)]);
+    let mut c2 = c.clone();
+    c2.rules[1].filter.fields.clear();
+    c2.rules[1].filter.fields.insert("cost".into(), vec!["7".into()]);
+    let v = validate(g, &c2, &per, &Context::default());
+    assert!(v.is_legal(), "two factions, one 7-gold unit each: {:?}", v.violations);
+    let per = deck_of(&[("amazon-queen", 2)]);
+    let v = validate(g, &c, &per, &Context::default());
+    let msgs: Vec<&str> = v.violations.iter().map(|x| x.message.as_str()).collect();
+    assert_eq!(msgs, ["unique units (Amazons): 2 (at most 1)"]);
+}
+
+/// The same list in other words, order and locale has the same hash; one
+/// more copy changes it.
+#[test]
+fn deck_hash_is_canonical() {
+    let none = Context::default();
+    let hash = |text: &str| {
+        let report = check_list(game("unmatched"), Path::new("l.txt"), Default::default(), text, &none).unwrap();
+        report.hash
+    };
+    let a = hash("hero: Medusa\n3 Petrifying Gaze\n2 Pecking\n");
+    let b = hash("Picotazos x2\nhéroe: medusa\nMirada petrificante (3)\n");
+    let c = hash("hero: Medusa\n3 Petrifying Gaze\n3 Pecking\n");
+    assert_eq!(a, b);
+    assert_ne!(a, c);
+    assert_eq!(a.len(), 12);
+    assert!(a.chars().all(|ch| ch.is_ascii_hexdigit()));
+}
+
+#[test]
+fn a_header_naming_nothing_is_not_reported_as_missing() {
+    let text = "hero: Medusaa\n3 Petrifying Gaze\n";
+    let out = shown_text("unmatched", "l.txt", text, &Context::default());
+    assert!(out.contains("UM-D2 (`hero` is not valid)"), "{out}");
+    assert!(out.contains("did you mean `Medusa`?"), "{out}");
+}

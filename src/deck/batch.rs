@@ -46,7 +46,9 @@ pub fn row(report: &DeckReport, sheet: Option<&PathBuf>) -> Row {
         cards: report.deck.total(),
         hash: report.hash.clone(),
         locale: report.verdict.locale.clone(),
-        sheet: sheet.map(|p| p.display().to_string()),
+        sheet: sheet
+            .and_then(|p| p.file_name())
+            .map(|f| f.to_string_lossy().into_owned()),
     }
 }
 
@@ -145,7 +147,7 @@ pub fn json(game: &str, rows: &[Row], reports: &[DeckReport], sources: &SourceMa
 
 /// A file name for a player's sheet: `03-ana-garcia.pdf`.
 pub fn sheet_name(index: usize, player: &str) -> String {
-    let slug: String = super::names::normalize(player)
+    let slug: String = super::names::normalize(&player.replace(['.', ','], " "))
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
         .collect();

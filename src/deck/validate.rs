@@ -93,6 +93,10 @@ struct Resolved<'g> {
     header: IndexMap<String, HeaderValue<'g>>,
     lang: Lang,
     locale: String,
+    /// Header fields given with a value that names nothing.
+    invalid: Vec<String>,
+    /// Header keys as the list's locale writes them.
+    key_names: IndexMap<String, String>,
 }
 
 enum HeaderValue<'g> {
@@ -148,6 +152,8 @@ pub fn validate(game: &Game, c: &Construction, deck: &Deck, ctx: &Context) -> Ve
         header: IndexMap::new(),
         lang,
         locale: locale.clone(),
+        invalid: Vec::new(),
+        key_names: c.header.keys().map(|k| (k.clone(), key_name(c, k, lang))).collect(),
     };
     let noun = c.noun.get(&locale).to_string();
     // The mode: command line, then header, then the number of players.
@@ -237,6 +243,7 @@ pub fn validate(game: &Game, c: &Construction, deck: &Deck, ctx: &Context) -> Ve
                     r.header.insert(name.clone(), HeaderValue::Component(comp, span));
                 }
                 Err(e) => {
+                    r.invalid.push(name.clone());
                     let kind_name = kind_label(game, kind, &locale);
                     let (message, help) = match e {
                         Unresolved::Several(cs) => (
@@ -258,7 +265,10 @@ pub fn validate(game: &Game, c: &Construction, deck: &Deck, ctx: &Context) -> Ve
                     r.header.insert(name.clone(), HeaderValue::Int(n, span));
                 }
                 Err(_) => problems.push(SetupProblem {
-                    message: lang.not_whole(&key, &v),
+                    message: {
+                        r.invalid.push(name.clone());
+                        lang.not_whole(&key, &v)
+                    },
                     expected: lang.whole_number().into(),
                     help: None,
                     span,
@@ -325,6 +335,19 @@ pub fn validate(game: &Game, c: &Construction, deck: &Deck, ctx: &Context) -> Ve
         skipped,
         composition,
         header,
+    }
+}
+
+/// Why a header value a rule needs is not there: absent, or naming nothing.
+fn missing(r: &Resolved, id: &str) -> String {
+    let key = match r.key_names.get(id) {
+        Some(k) => k.clone(),
+        None => id.to_string(),
+    };
+    if r.invalid.iter().any(|i| i == id) {
+        r.lang.not_valid(&key)
+    } else {
+        r.lang.not_given(&key)
     }
 }
 
@@ -403,7 +426,7 @@ fn amount(a: &Amount, r: &Resolved, card: Option<&Component>) -> Result<(i64, Op
         }
         Amount::Header(name) => match r.header.get(name) {
             Some(HeaderValue::Int(n, span)) => Ok((*n, *span)),
-            _ => Err(r.lang.not_given(name)),
+            _ => Err(missing(r, name)),
         },
         Amount::Kit { kind, by } => {
             let card = card.ok_or("a kit amount is per card")?;
@@ -708,7 +731,7 @@ fn check_group(rule: &DeckRule, cards: &[(&Entry, &Component)], r: &Resolved, c:
         }
         Check::Belongs { field, header } => {
             let Some(HeaderValue::Component(owner, hspan)) = r.header.get(header) else {
-                return Outcome::Skipped(lang.not_given(&key_name(c, header, lang)));
+                return Outcome::Skipped(missing(r, header));
             };
             // Cards of other owners, grouped by owner.
             let mut by_owner: Vec<(Option<String>, Vec<(&Entry, &Component)>)> = Vec::new();
@@ -761,7 +784,7 @@ fn check_group(rule: &DeckRule, cards: &[(&Entry, &Component)], r: &Resolved, c:
             count,
         } => {
             let Some(HeaderValue::Component(owner, hspan)) = r.header.get(header) else {
-                return Outcome::Skipped(lang.not_given(&key_name(c, header, lang)));
+                return Outcome::Skipped(missing(r, header));
             };
             let owner_name = name(owner, &r.locale);
             let wanted: Vec<(String, i64)> = owner
@@ -813,7 +836,7 @@ fn check_group(rule: &DeckRule, cards: &[(&Entry, &Component)], r: &Resolved, c:
         }
         Check::Reserve { header, list, kit, by } => {
             let Some(HeaderValue::Component(owner, hspan)) = r.header.get(header) else {
-                return Outcome::Skipped(lang.not_given(&key_name(c, header, lang)));
+                return Outcome::Skipped(missing(r, header));
             };
             let mut out = Vec::new();
             for item in owner.field(list).and_then(FieldValue::as_list).unwrap_or_default() {

@@ -311,6 +311,14 @@ impl Lang {
         }
     }
 
+    pub fn not_valid(self, key: &str) -> String {
+        if self.es() {
+            format!("`{key}` no es válido")
+        } else {
+            format!("`{key}` is not valid")
+        }
+    }
+
     pub fn mode_lacks(self, mode: &str, field: &str) -> String {
         if self.es() {
             format!("el modo `{mode}` no tiene `{field}`")

@@ -402,6 +402,183 @@ fn field_of_filtered(field: &str, filter: &Filter, ctx: &Ctx, want: fn(&FieldTyp
     })
 }
 
+/// Reads the check of a rule (`key` is its check's key).
+fn read_check(
+    key: &str,
+    node: &Node,
+    m: &mut MapReader,
+    filter: &mut Filter,
+    ctx: &Ctx,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Check> {
+    Some(match key {
+        "count" => {
+            let f = m.take("count")?;
+            if f.as_map().is_some_and(|e| !e.is_empty()) {
+                *filter = read_filter(f, ctx, diags);
+            }
+            let Some(b) = read_bound(m, ctx, diags) else {
+                diags.push(bad(
+                    node,
+                    "a `count` rule needs `exactly`, `at_least` or `at_most`".into(),
+                    "a bound",
+                ));
+                return None;
+            };
+            Check::Count(b)
+        }
+        "distinct" => {
+            let f = m
+                .take("distinct")
+                .and_then(|n| read_str(n, "`distinct`", diags))?
+                .to_string();
+            if !field_of_filtered(&f, filter, ctx, |_| true) && !BUILTIN_FIELDS.contains(&f.as_str()) {
+                diags.push(bad(
+                    node,
+                    format!("`distinct: {f}` is not a field of the filtered kinds"),
+                    "a field such as `faction`",
+                ));
+            }
+            let Some(b) = read_bound(m, ctx, diags) else {
+                diags.push(bad(
+                    node,
+                    "a `distinct` rule needs a bound".into(),
+                    "`exactly`, `at_least` or `at_most`",
+                ));
+                return None;
+            };
+            Check::Distinct { field: f, bound: b }
+        }
+        "sum" => {
+            let f = m.take("sum").and_then(|n| read_str(n, "`sum`", diags))?.to_string();
+            if !field_of_filtered(&f, filter, ctx, |t| matches!(t, FieldType::Int { .. })) {
+                diags.push(bad(
+                    node,
+                    format!("`sum: {f}` is not an int field of the filtered kinds"),
+                    "an int field",
+                ));
+            }
+            let Some(b) = read_bound(m, ctx, diags) else {
+                diags.push(bad(
+                    node,
+                    "a `sum` rule needs a bound".into(),
+                    "`exactly`, `at_least` or `at_most`",
+                ));
+                return None;
+            };
+            Check::Sum { field: f, bound: b }
+        }
+        "spend" => {
+            let s = m.take("spend")?;
+            let mut sm = MapReader::new(s, "`spend`", diags)?;
+            let f = sm
+                .require("field", "the cost field", diags)
+                .and_then(|n| read_str(n, "`field`", diags))
+                .map(str::to_string);
+            let budget = sm
+                .require("budget", "the budget", diags)
+                .and_then(|n| read_amount(n, ctx, diags));
+            sm.finish(&["field", "budget"], diags);
+            Check::Spend {
+                field: f?,
+                budget: budget?,
+            }
+        }
+        "copies" => {
+            let c = m.take("copies")?;
+            let mut cm = MapReader::new(c, "`copies`", diags)?;
+            let b = read_bound(&mut cm, ctx, diags);
+            cm.finish(&["exactly", "at_least", "at_most"], diags);
+            if b.is_none() {
+                diags.push(bad(
+                    c,
+                    "a `copies` rule needs a bound inside it".into(),
+                    "`copies: {at_most: N}` (or `exactly`, `at_least`)",
+                ));
+            }
+            Check::Copies(b?)
+        }
+        "requires" => {
+            let f = m
+                .take("requires")
+                .and_then(|n| read_str(n, "`requires`", diags))?
+                .to_string();
+            if !field_of_filtered(&f, filter, ctx, |t| matches!(t, FieldType::Ref { .. })) {
+                diags.push(bad(
+                    node,
+                    format!("`requires: {f}` is not a ref field of the filtered kinds"),
+                    "a ref field",
+                ));
+            }
+            Check::Requires { field: f }
+        }
+        "belongs" => {
+            let b = m.take("belongs")?;
+            let mut bm = MapReader::new(b, "`belongs`", diags)?;
+            let f = bm
+                .require("field", "the card field", diags)
+                .and_then(|n| read_str(n, "`field`", diags))
+                .map(str::to_string);
+            let h = bm
+                .require("header", "the header field", diags)
+                .and_then(|n| read_str(n, "`header`", diags))
+                .map(str::to_string);
+            bm.finish(&["field", "header"], diags);
+            let (f, h) = (f?, h?);
+            if !matches!(ctx.header.get(&h).map(|f| &f.ty), Some(HeaderType::Ref { .. })) {
+                diags.push(bad(
+                    b,
+                    format!("`belongs` names header `{h}`, which is not a ref header field"),
+                    "a ref field under `header:`",
+                ));
+            }
+            Check::Belongs { field: f, header: h }
+        }
+        key @ ("matches" | "reserve") => {
+            let n = m.take(key)?;
+            let mut mm = MapReader::new(n, format!("`{key}`"), diags)?;
+            let mut get = |k: &str| {
+                mm.require(k, "a name", diags)
+                    .and_then(|n| read_str(n, k, diags))
+                    .map(str::to_string)
+            };
+            let header = get("header");
+            let list = get("list");
+            let (a, b) = if key == "matches" {
+                (get("card"), get("count"))
+            } else {
+                (get("kit"), get("by"))
+            };
+            mm.finish(&["header", "list", "card", "count", "kit", "by"], diags);
+            let (header, list, a, b) = (header?, list?, a?, b?);
+            match ctx.header.get(&header).map(|f| &f.ty) {
+                Some(HeaderType::Ref { kind }) if ctx.kinds[kind].fields.contains_key(&list) => {}
+                _ => diags.push(bad(
+                    n,
+                    format!("`{key}` needs `header` to be a ref header field whose kind has a `{list}` field"),
+                    "a declared list field",
+                )),
+            }
+            if key == "matches" {
+                Check::Matches {
+                    header,
+                    list,
+                    card: a,
+                    count: b,
+                }
+            } else {
+                Check::Reserve {
+                    header,
+                    list,
+                    kit: a,
+                    by: b,
+                }
+            }
+        }
+        _ => unreachable!("CHECKS"),
+    })
+}
+
 /// The keys a rule with `check` may have besides [`COMMON_KEYS`].
 fn keys_of(check: &str) -> Vec<&'static str> {
     let mut keys = COMMON_KEYS.to_vec();
@@ -415,7 +592,7 @@ fn keys_of(check: &str) -> Vec<&'static str> {
         "belongs" => keys.push("belongs"),
         "matches" => keys.push("matches"),
         "reserve" => keys.push("reserve"),
-        _ => keys.extend(CHECKS),
+        _ => keys.extend(CHECKS.iter().chain(BOUNDS).chain(&["per", "parts"])),
     }
     keys
 }
@@ -427,6 +604,10 @@ fn finish_rule(m: MapReader, check: &str, diags: &mut Vec<Diagnostic>) {
     let known = keys_of(check);
     for (k, _) in m.rest() {
         let key = k.as_str().unwrap_or_default();
+        if check.is_empty() && known.contains(&key) {
+            // No check was found: that error says it all.
+            continue;
+        }
         if BOUNDS.contains(&key) || key == "per" || key == "parts" {
             let fix = match check {
                 "copies" => format!("`copies: {{{key}: N}}`: the bound of a `copies` rule is inside it"),
@@ -527,168 +708,11 @@ fn read_rule(
         }),
         _ => None,
     };
-    let check = match present[0] {
-        "count" => {
-            let f = m.take("count")?;
-            if f.as_map().is_some_and(|e| !e.is_empty()) {
-                filter = read_filter(f, ctx, diags);
-            }
-            let Some(b) = read_bound(&mut m, ctx, diags) else {
-                diags.push(bad(
-                    node,
-                    "a `count` rule needs `exactly`, `at_least` or `at_most`".into(),
-                    "a bound",
-                ));
-                return None;
-            };
-            Check::Count(b)
-        }
-        "distinct" => {
-            let f = m
-                .take("distinct")
-                .and_then(|n| read_str(n, "`distinct`", diags))?
-                .to_string();
-            if !field_of_filtered(&f, &filter, ctx, |_| true) && !BUILTIN_FIELDS.contains(&f.as_str()) {
-                diags.push(bad(
-                    node,
-                    format!("`distinct: {f}` is not a field of the filtered kinds"),
-                    "a field such as `faction`",
-                ));
-            }
-            let Some(b) = read_bound(&mut m, ctx, diags) else {
-                diags.push(bad(
-                    node,
-                    "a `distinct` rule needs a bound".into(),
-                    "`exactly`, `at_least` or `at_most`",
-                ));
-                return None;
-            };
-            Check::Distinct { field: f, bound: b }
-        }
-        "sum" => {
-            let f = m.take("sum").and_then(|n| read_str(n, "`sum`", diags))?.to_string();
-            if !field_of_filtered(&f, &filter, ctx, |t| matches!(t, FieldType::Int { .. })) {
-                diags.push(bad(
-                    node,
-                    format!("`sum: {f}` is not an int field of the filtered kinds"),
-                    "an int field",
-                ));
-            }
-            let Some(b) = read_bound(&mut m, ctx, diags) else {
-                diags.push(bad(
-                    node,
-                    "a `sum` rule needs a bound".into(),
-                    "`exactly`, `at_least` or `at_most`",
-                ));
-                return None;
-            };
-            Check::Sum { field: f, bound: b }
-        }
-        "spend" => {
-            let s = m.take("spend")?;
-            let mut sm = MapReader::new(s, "`spend`", diags)?;
-            let f = sm
-                .require("field", "the cost field", diags)
-                .and_then(|n| read_str(n, "`field`", diags))
-                .map(str::to_string);
-            let budget = sm
-                .require("budget", "the budget", diags)
-                .and_then(|n| read_amount(n, ctx, diags));
-            sm.finish(&["field", "budget"], diags);
-            Check::Spend {
-                field: f?,
-                budget: budget?,
-            }
-        }
-        "copies" => {
-            let c = m.take("copies")?;
-            let mut cm = MapReader::new(c, "`copies`", diags)?;
-            let b = read_bound(&mut cm, ctx, diags);
-            cm.finish(&["exactly", "at_least", "at_most"], diags);
-            Check::Copies(b?)
-        }
-        "requires" => {
-            let f = m
-                .take("requires")
-                .and_then(|n| read_str(n, "`requires`", diags))?
-                .to_string();
-            if !field_of_filtered(&f, &filter, ctx, |t| matches!(t, FieldType::Ref { .. })) {
-                diags.push(bad(
-                    node,
-                    format!("`requires: {f}` is not a ref field of the filtered kinds"),
-                    "a ref field",
-                ));
-            }
-            Check::Requires { field: f }
-        }
-        "belongs" => {
-            let b = m.take("belongs")?;
-            let mut bm = MapReader::new(b, "`belongs`", diags)?;
-            let f = bm
-                .require("field", "the card field", diags)
-                .and_then(|n| read_str(n, "`field`", diags))
-                .map(str::to_string);
-            let h = bm
-                .require("header", "the header field", diags)
-                .and_then(|n| read_str(n, "`header`", diags))
-                .map(str::to_string);
-            bm.finish(&["field", "header"], diags);
-            let (f, h) = (f?, h?);
-            if !matches!(ctx.header.get(&h).map(|f| &f.ty), Some(HeaderType::Ref { .. })) {
-                diags.push(bad(
-                    b,
-                    format!("`belongs` names header `{h}`, which is not a ref header field"),
-                    "a ref field under `header:`",
-                ));
-            }
-            Check::Belongs { field: f, header: h }
-        }
-        key @ ("matches" | "reserve") => {
-            let n = m.take(key)?;
-            let mut mm = MapReader::new(n, format!("`{key}`"), diags)?;
-            let mut get = |k: &str| {
-                mm.require(k, "a name", diags)
-                    .and_then(|n| read_str(n, k, diags))
-                    .map(str::to_string)
-            };
-            let header = get("header");
-            let list = get("list");
-            let (a, b) = if key == "matches" {
-                (get("card"), get("count"))
-            } else {
-                (get("kit"), get("by"))
-            };
-            mm.finish(&["header", "list", "card", "count", "kit", "by"], diags);
-            let (header, list, a, b) = (header?, list?, a?, b?);
-            match ctx.header.get(&header).map(|f| &f.ty) {
-                Some(HeaderType::Ref { kind }) if ctx.kinds[kind].fields.contains_key(&list) => {}
-                _ => diags.push(bad(
-                    n,
-                    format!("`{key}` needs `header` to be a ref header field whose kind has a `{list}` field"),
-                    "a declared list field",
-                )),
-            }
-            if key == "matches" {
-                Check::Matches {
-                    header,
-                    list,
-                    card: a,
-                    count: b,
-                }
-            } else {
-                Check::Reserve {
-                    header,
-                    list,
-                    kit: a,
-                    by: b,
-                }
-            }
-        }
-        _ => unreachable!("CHECKS"),
-    };
+    let check_key = present[0];
+    let check = read_check(check_key, node, &mut m, &mut filter, ctx, diags);
     let mut parts = Vec::new();
     if let Some(pn) = m.take("parts") {
-        if is_part || !matches!(check, Check::Count(_)) {
+        if is_part || !matches!(check, Some(Check::Count(_))) {
             diags.push(bad(
                 pn,
                 "only top-level `count` rules have `parts`".into(),
@@ -706,8 +730,8 @@ fn read_rule(
             }
         }
     }
-    let check_key = present[0];
     finish_rule(m, check_key, diags);
+    let check = check?;
     Some(DeckRule {
         id: id?,
         cite,

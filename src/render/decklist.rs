@@ -11,6 +11,7 @@ use super::world::{DocWorld, Shared};
 use crate::deck::DeckReport;
 use crate::deck::validate::{kind_label, name};
 use crate::model::Game;
+use crate::model::construction::HeaderType;
 
 /// The layout file, inside the project root.
 pub const TEMPLATE: &str = "/templates/shared/decklist.typ";
@@ -51,6 +52,27 @@ pub fn data(game: &Game, report: &DeckReport) -> Value {
             c.and_then(|c| c.role(r))
                 .map_or_else(|| r.clone(), |ro| ro.name.get(locale).to_string())
         });
+    // The header values the rules read, with keys in the list's locale.
+    let mut fields = Vec::new();
+    if let Some(c) = c {
+        for (id, value) in &v.header {
+            let shown = match (id.as_str(), c.header.get(id).map(|f| &f.ty)) {
+                ("mode", _) => mode.clone().unwrap_or_else(|| value.clone()),
+                ("role", _) => role.clone().unwrap_or_else(|| value.clone()),
+                (_, Some(HeaderType::Ref { kind })) => game
+                    .component(kind, value)
+                    .map_or_else(|| value.clone(), |comp| name(comp, locale)),
+                _ => value.clone(),
+            };
+            let key = crate::deck::report::header_key(c, id, locale);
+            let mut label = key.chars();
+            let label = label
+                .next()
+                .map(|f| f.to_uppercase().chain(label).collect::<String>())
+                .unwrap_or_default();
+            fields.push(json!([label, shown]));
+        }
+    }
     let mut rules = report.broken_rules();
     rules.extend(report.problem_codes().into_iter().map(str::to_string));
     json!({
@@ -63,8 +85,7 @@ pub fn data(game: &Game, report: &DeckReport) -> Value {
         "hash": report.hash,
         "legal": report.is_legal(),
         "rules": rules,
-        "mode": mode,
-        "role": role,
+        "fields": fields,
         "groups": groups,
         "side": report.deck.side.iter().map(card).collect::<Vec<_>>(),
         "rows": v.composition.rows,
