@@ -644,3 +644,193 @@ fn a_header_naming_nothing_is_not_reported_as_missing() {
     assert!(out.contains("UM-D2 (`hero` is not valid)"), "{out}");
     assert!(out.contains("did you mean `Medusa`?"), "{out}");
 }
+
+/// The organiser's kit on a folder of mixed lists (paste, spreadsheet, CSV,
+/// YAML; legal and not; English and Spanish): the table, the CSV, the JSON,
+/// a sheet per list, byte-identical on a second run, exit 1.
+#[test]
+fn batch_of_mixed_lists() {
+    let out = tempfile::tempdir().unwrap();
+    let o = out.path().to_str().unwrap();
+    let run = || {
+        common::pnpkit_in(
+            root(),
+            &["deck", "unmatched", "--batch", "tests/fixtures/decks/batch", "--out", o],
+        )
+    };
+    let first = run();
+    assert_eq!(first.status.code(), Some(1), "{}", common::out(&first));
+    let stdout = String::from_utf8_lossy(&first.stdout).into_owned();
+    let table: String = stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("#  player"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    insta::assert_snapshot!("batch-table", table.replace(o, "<out>"));
+    let csv = fs::read_to_string(out.path().join("verdicts.csv")).unwrap();
+    insta::assert_snapshot!("batch-csv", csv);
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.path().join("verdicts.json")).unwrap()).unwrap();
+    assert_eq!(json["lists"], 5);
+    assert_eq!(json["illegal"], 2);
+    let verdicts = json["verdicts"].as_array().unwrap();
+    let players: Vec<&str> = verdicts.iter().map(|v| v["player"].as_str().unwrap()).collect();
+    assert_eq!(players, ["Ana García", "Bruno Díaz", "carla", "dani", "Eva"]);
+    assert_eq!(verdicts[2]["rules"], serde_json::json!(["UM-D2"]));
+    assert_eq!(json["reports"][1]["verdict"]["locale"], "es");
+    let mut sheets: Vec<String> = fs::read_dir(out.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".pdf"))
+        .collect();
+    sheets.sort();
+    assert_eq!(
+        sheets,
+        [
+            "01-ana-garcia.pdf",
+            "02-bruno-diaz.pdf",
+            "03-carla.pdf",
+            "04-dani.pdf",
+            "05-eva.pdf"
+        ]
+    );
+    let before: Vec<Vec<u8>> = sheets.iter().map(|s| fs::read(out.path().join(s)).unwrap()).collect();
+    let second = run();
+    assert_eq!(second.stdout, first.stdout);
+    for (s, b) in sheets.iter().zip(&before) {
+        assert_eq!(&fs::read(out.path().join(s)).unwrap(), b, "{s} differs on a second run");
+    }
+}
+
+/// A poppler tool, or a clear failure in CI (where `CI` is set) and a skip
+/// with a message elsewhere.
+fn poppler(tool: &str) -> Option<PathBuf> {
+    let found = std::env::var_os("PATH")
+        .and_then(|path| std::env::split_paths(&path).map(|d| d.join(tool)).find(|p| p.is_file()));
+    if found.is_none() {
+        let msg = format!("`{tool}` not found: install poppler-utils (`apt-get install -y poppler-utils`)");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{msg}: the decklist raster test cannot run"
+        );
+        println!("SKIPPED: {msg}");
+    }
+    found
+}
+
+/// A greyscale raster of a PDF page: width, height, one byte per pixel.
+fn raster(pdf: &Path, dpi: u32) -> (usize, usize, Vec<u8>) {
+    let tool = poppler("pdftoppm").unwrap();
+    let o = std::process::Command::new(tool)
+        .args(["-gray", "-r", &dpi.to_string(), "-f", "1", "-l", "1"])
+        .arg(pdf)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    // PGM: "P5\n<w> <h>\n255\n" then the pixels.
+    let data = o.stdout;
+    let mut fields = Vec::new();
+    let mut i = 0;
+    while fields.len() < 4 {
+        while data[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        let start = i;
+        while !data[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        fields.push(String::from_utf8_lossy(&data[start..i]).into_owned());
+    }
+    assert_eq!(fields[0], "P5");
+    let (w, h): (usize, usize) = (fields[1].parse().unwrap(), fields[2].parse().unwrap());
+    (w, h, data[i + 1..].to_vec())
+}
+
+/// One decklist sheet as the organiser prints it: A4, nothing printed
+/// within 10 mm of the edge, the list in the player's locale, the hash, and
+/// an empty judge-notes box at least 50 mm tall.
+#[test]
+fn decklist_sheet_raster() {
+    if poppler("pdftoppm").is_none() || poppler("pdftotext").is_none() {
+        return;
+    }
+    let out = tempfile::tempdir().unwrap();
+    let o = out.path().to_str().unwrap();
+    let r = common::pnpkit_in(
+        root(),
+        &[
+            "deck",
+            "unmatched",
+            "tests/fixtures/decks/batch/bruno.tsv",
+            "tests/fixtures/decks/batch/ana-medusa.txt",
+            "--out",
+            o,
+        ],
+    );
+    assert_eq!(r.status.code(), Some(0), "{}", common::out(&r));
+    let pdf = out.path().join("01-bruno-diaz.pdf");
+    let dpi = 50;
+    let (w, h, px) = raster(&pdf, dpi);
+    let mm = |v: f64| (v * f64::from(dpi) / 25.4).round() as usize;
+    assert!((w as f64 / h as f64 - 210.0 / 297.0).abs() < 0.01, "not A4: {w}x{h}");
+    let dark = |x: usize, y: usize| px[y * w + x] < 200;
+    // The margin a home printer cannot print stays blank.
+    let edge = mm(10.0);
+    for y in 0..h {
+        for x in 0..w {
+            if x < edge || y < edge || x >= w - edge || y >= h - edge {
+                assert!(!dark(x, y), "ink at ({x}, {y}) within 10 mm of the edge");
+            }
+        }
+    }
+    // Ink in the top third: the title, the hash, the list.
+    let ink_top = (0..h / 3)
+        .flat_map(|y| (0..w).map(move |x| (x, y)))
+        .filter(|&(x, y)| dark(x, y))
+        .count();
+    assert!(
+        ink_top > 500,
+        "the top of the sheet is nearly empty ({ink_top} dark pixels)"
+    );
+    // Down the middle of the page, the judge-notes box: a white run of at
+    // least 50 mm between two dark borders, in the lower half.
+    let x = w / 2;
+    let mut best = 0;
+    let mut run = 0;
+    let mut closed_above = false;
+    for y in h / 2..h {
+        if dark(x, y) {
+            if closed_above {
+                best = best.max(run);
+            }
+            closed_above = true;
+            run = 0;
+        } else {
+            run += 1;
+        }
+    }
+    assert!(
+        best >= mm(50.0),
+        "no judge-notes box of 50 mm: longest closed white run {best} px"
+    );
+    // The text a judge reads: Spanish names, the player, the hash.
+    let text = std::process::Command::new(poppler("pdftotext").unwrap())
+        .arg(&pdf)
+        .arg("-")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.path().join("verdicts.json")).unwrap()).unwrap();
+    let hash = json["verdicts"][0]["hash"].as_str().unwrap();
+    for want in [
+        "Lista de registro",
+        "Bruno Díaz",
+        "Tajo de Excalibur",
+        "Rey Arturo",
+        "NOTAS DEL JUEZ",
+        hash,
+    ] {
+        assert!(text.contains(want), "`{want}` not on the sheet:\n{text}");
+    }
+}
