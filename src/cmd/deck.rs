@@ -40,7 +40,13 @@ pub fn load_game(data: &Path, id: &str) -> Result<Game, Fatal> {
 pub fn check_file(game: &Game, path: &Path, ctx: &Context, sources: &mut SourceMap) -> Result<DeckReport, Fatal> {
     let (file, text) = match super::read_source(path, sources)? {
         Ok(read) => read,
-        Err(d) => {
+        Err(mut d) => {
+            // The reader's words are for pack files; say what a list needs.
+            if d.code == crate::diag::Code::FileTooLarge {
+                d.help = Some("a deck list is a few kilobytes: check that the right file was named".into());
+            } else if d.message.contains("UTF-8") {
+                d.expected = Some("UTF-8 text (a spreadsheet saves it as \"CSV UTF-8\")".into());
+            }
             let file = d.span.map(|s| s.file).unwrap_or_default();
             let mut report = check_list(game, path, file, "", ctx).map_err(Fatal::Setup)?;
             report.diagnostics = vec![d];

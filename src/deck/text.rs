@@ -5,6 +5,8 @@
 //! a comment, or an error with its line. Linear in the number of lines: each
 //! line is tried in a fixed number of forms, each one hash lookup.
 
+use std::collections::HashSet;
+
 use super::names::{Found, Names, normalize};
 use super::{Deck, HeaderKey, HeaderKeys, Problem};
 use crate::diag::{FileId, Span};
@@ -180,7 +182,7 @@ pub fn read(text: &str, file: FileId, game: &Game, c: &Construction, keys: &Head
 struct Reader<'a, 'g> {
     names: &'a Names<'g>,
     keys: &'a HeaderKeys,
-    sections: &'a [String],
+    sections: &'a HashSet<String>,
     deck: Deck,
     problems: Vec<Problem>,
     /// Problems past [`MAX_PROBLEMS`].
@@ -194,6 +196,20 @@ struct Reader<'a, 'g> {
 }
 
 impl<'g> Reader<'_, 'g> {
+    /// Whether problems are only counted from now on (no suggestions computed).
+    fn full(&self) -> bool {
+        self.problems.len() >= MAX_PROBLEMS
+    }
+
+    /// "Did you mean" for the problems still reported one by one.
+    fn suggest(&self, written: &str) -> Option<String> {
+        if self.full() {
+            None
+        } else {
+            self.names.suggest(written).map(str::to_string)
+        }
+    }
+
     fn problem(&mut self, p: Problem) {
         if self.problems.len() < MAX_PROBLEMS {
             self.problems.push(p);
@@ -263,13 +279,13 @@ impl<'g> Reader<'_, 'g> {
             self.problem(Problem::UnknownKey {
                 span,
                 key: key.to_string(),
-                suggestion: self.keys.suggest(key),
+                suggestion: if self.full() { None } else { self.keys.suggest(key) },
             });
             return;
         }
         // A count and a name that is no card.
         if let Some(name) = counted_name(&body) {
-            let suggestion = self.names.suggest(&name).map(str::to_string);
+            let suggestion = self.suggest(&name);
             self.problem(Problem::Unknown { span, name, suggestion });
             return;
         }
@@ -278,7 +294,7 @@ impl<'g> Reader<'_, 'g> {
             self.section(&title);
             return;
         }
-        let suggestion = self.names.suggest(&bare).map(str::to_string);
+        let suggestion = self.suggest(&bare);
         self.problem(Problem::Unreadable {
             span,
             text: line.to_string(),
@@ -318,7 +334,11 @@ impl<'g> Reader<'_, 'g> {
     /// Tries every form of a card line; true when one names a card.
     fn card(&mut self, body: &str, span: Span) -> bool {
         // A table row: cells split by tabs, semicolons or commas.
-        let cells = split_cells(body);
+        let cells = if body.contains(['\t', ';', ',']) {
+            split_cells(body)
+        } else {
+            Vec::new()
+        };
         if cells.len() > 1 {
             let norm: Vec<String> = cells.iter().map(|c| normalize(c)).collect();
             let qty = norm.iter().position(|c| QTY_COLUMNS.contains(&c.as_str()));
@@ -491,11 +511,12 @@ fn section_title(s: &str) -> String {
 }
 
 /// Whether a (normalized) title is made of section words: `heroes and monsters`.
-fn is_section(title: &str, words: &[String]) -> bool {
+/// `words` holds every section word in singular and plural forms.
+fn is_section(title: &str, words: &HashSet<String>) -> bool {
     if title.is_empty() {
         return false;
     }
-    let known = |w: &str| words.iter().any(|k| same_word(k, w));
+    let known = |w: &str| words.contains(w);
     if known(title) {
         return true;
     }
@@ -511,21 +532,29 @@ fn is_section(title: &str, words: &[String]) -> bool {
     !parts.is_empty() && parts.len() <= 6 && parts.iter().all(|w| known(w))
 }
 
-/// Two words equal up to a plural ending (`zone`/`zones`, `dios`/`dioses`).
-fn same_word(a: &str, b: &str) -> bool {
-    if a == b {
-        return true;
+/// A word and its plural or singular forms (`zone`, `zones`, `zonees`…): a
+/// title matches when one of its forms is in the set.
+fn with_forms(words: Vec<String>) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for w in words {
+        if w.len() >= 3 {
+            out.insert(format!("{w}s"));
+            out.insert(format!("{w}es"));
+            if let Some(stem) = w.strip_suffix("es").filter(|s| s.len() >= 3) {
+                out.insert(stem.to_string());
+            }
+            if let Some(stem) = w.strip_suffix('s').filter(|s| s.len() >= 3) {
+                out.insert(stem.to_string());
+            }
+        }
+        out.insert(w);
     }
-    let (short, long) = if a.len() < b.len() { (a, b) } else { (b, a) };
-    match long.strip_prefix(short) {
-        Some("s" | "es") => short.len() >= 3,
-        _ => false,
-    }
+    out
 }
 
 /// The words of section titles for this game: its kinds' ids and names,
 /// values the rules filter on, rule labels, and the common words.
-fn section_words(game: &Game, c: &Construction) -> Vec<String> {
+fn section_words(game: &Game, c: &Construction) -> HashSet<String> {
     let mut out: Vec<String> = SECTION_WORDS.iter().map(|s| s.to_string()).collect();
     let mut add = |s: &str| {
         let n = normalize(s);
@@ -560,9 +589,7 @@ fn section_words(game: &Game, c: &Construction) -> Vec<String> {
             }
         }
     }
-    out.sort();
-    out.dedup();
-    out
+    with_forms(out)
 }
 
 /// A count as players write it: `3`, `3x`, `x3`, `×3`, `(3)`.
@@ -659,7 +686,11 @@ fn count_forms(s: &str) -> Vec<(u32, &str)> {
 
 /// The name of a line that has a count, for "no card is called …".
 fn counted_name(s: &str) -> Option<String> {
-    let cells = split_cells(s);
+    let cells = if s.contains(['\t', ';', ',']) {
+        split_cells(s)
+    } else {
+        Vec::new()
+    };
     if cells.len() > 1
         && cells.iter().any(|c| parse_count(c).is_some())
         && let Some(name) = cells.iter().find(|c| parse_count(c).is_none() && !c.trim().is_empty())
@@ -811,8 +842,12 @@ mod tests {
 
     #[test]
     fn plural_words() {
-        assert!(same_word("zone", "zones"));
-        assert!(same_word("dioses", "dios"));
-        assert!(!same_word("god", "gods-x"));
+        let words = with_forms(vec!["zone".into(), "dioses".into(), "hero".into()]);
+        for w in ["zone", "zones", "dioses", "dios", "hero", "heroes"] {
+            assert!(words.contains(w), "{w}");
+        }
+        assert!(!words.contains("zon"));
+        assert!(is_section("heroes y dioses", &words));
+        assert!(!is_section("heroes y villanos", &words));
     }
 }
