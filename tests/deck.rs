@@ -413,6 +413,8 @@ struct CorpusCase {
     file: String,
     game: String,
     expect: BTreeSet<String>,
+    /// The language the messages must be in: the list's own.
+    locale: String,
 }
 
 fn corpus() -> Vec<CorpusCase> {
@@ -426,6 +428,7 @@ fn corpus() -> Vec<CorpusCase> {
                 file: cols[0].to_string(),
                 game: cols[0].split('/').next().unwrap().to_string(),
                 expect: cols[1].split_whitespace().map(str::to_string).collect(),
+                locale: cols[2].to_string(),
             }
         })
         .collect()
@@ -437,7 +440,7 @@ fn corpus() -> Vec<CorpusCase> {
 fn paste_corpus_gets_the_right_verdicts() {
     let mut failures = Vec::new();
     let cases = corpus();
-    assert!(cases.len() >= 30, "the corpus lost lists");
+    assert!(cases.len() >= 46, "the corpus lost lists");
     for case in &cases {
         let path = Path::new("tests/fixtures/decks").join(&case.file);
         let report = run(&case.game, &path);
@@ -454,6 +457,12 @@ fn paste_corpus_gets_the_right_verdicts() {
                 .collect();
             rules.into_iter().chain(codes).collect()
         };
+        if report.verdict.locale != case.locale {
+            failures.push(format!(
+                "{}: messages in `{}`, expected `{}`\n{shown}",
+                case.file, report.verdict.locale, case.locale
+            ));
+        }
         if got != case.expect {
             failures.push(format!(
                 "{}: expected {:?}, got {:?}\n{shown}",

@@ -148,8 +148,8 @@ pub struct HeaderKey {
 pub struct HeaderKeys {
     /// Normalized key → field id, locale written in.
     keys: Vec<(String, String, Option<String>)>,
-    /// Keys as shown in messages.
-    shown: Vec<String>,
+    /// Keys as shown in messages, with their locale.
+    shown: Vec<(String, Option<String>)>,
 }
 
 /// Keys every list may have: (field id, [(locale, key)]).
@@ -211,8 +211,8 @@ impl HeaderKeys {
     fn push(&mut self, key: &str, id: &str, locale: Option<&str>) {
         let norm = names::normalize(key).replace(' ', "_");
         self.keys.push((norm, id.to_string(), locale.map(str::to_string)));
-        if !self.shown.iter().any(|s| s == key) {
-            self.shown.push(key.to_string());
+        if !self.shown.iter().any(|(s, _)| s == key) {
+            self.shown.push((key.to_string(), locale.map(str::to_string)));
         }
     }
 
@@ -234,14 +234,23 @@ impl HeaderKeys {
             return None;
         }
         let norm = names::normalize(written);
-        let normed: Vec<(String, &str)> = self.shown.iter().map(|s| (names::normalize(s), s.as_str())).collect();
+        let normed: Vec<(String, &str)> = self
+            .shown
+            .iter()
+            .map(|(s, _)| (names::normalize(s), s.as_str()))
+            .collect();
         let best = crate::diag::did_you_mean(&norm, normed.iter().map(|(n, _)| n.as_str()))?;
         normed.iter().find(|(n, _)| n == best).map(|(_, s)| s.to_string())
     }
 
-    /// Every key, for "expected one of".
-    pub fn shown(&self) -> &[String] {
-        &self.shown
+    /// The keys of one locale (and those the same in every locale), for
+    /// "expected one of".
+    pub fn shown(&self, locale: &str) -> Vec<&str> {
+        self.shown
+            .iter()
+            .filter(|(_, l)| l.as_deref().is_none_or(|l| l == locale))
+            .map(|(s, _)| s.as_str())
+            .collect()
     }
 }
 

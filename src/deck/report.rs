@@ -296,7 +296,7 @@ pub fn problem_diagnostics(
             }
             Problem::UnknownKey { span, key, suggestion } => {
                 let (m, label) = lang.unknown_key(key);
-                let known: Vec<&str> = keys.shown().iter().map(String::as_str).collect();
+                let known = keys.shown(lang.code());
                 let d = Diagnostic::new(Code::DeckFormat, m)
                     .at(*span)
                     .label(label)

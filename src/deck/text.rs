@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use super::names::{Found, Names, normalize};
 use super::{Deck, HeaderKey, HeaderKeys, Problem};
 use crate::diag::{FileId, Span};
-use crate::model::construction::Construction;
+use crate::model::construction::{Construction, HeaderType};
 use crate::model::{Component, Game};
 
 /// Most copies a single line may ask for (anything above is a typo).
@@ -114,6 +114,14 @@ const SIDE_WORDS: &[&str] = &["sideboard", "side", "maybeboard", "considering", 
 pub fn read(text: &str, file: FileId, game: &Game, c: &Construction, keys: &HeaderKeys) -> (Deck, Vec<Problem>) {
     let names = Names::new(game, &c.kinds);
     let sections = section_words(game, c);
+    let refs: Vec<(String, Names)> = c
+        .header
+        .iter()
+        .filter_map(|(id, f)| match &f.ty {
+            HeaderType::Ref { kind } => Some((id.clone(), Names::new(game, std::slice::from_ref(kind)))),
+            HeaderType::Int => None,
+        })
+        .collect();
     let mut r = Reader {
         names: &names,
         keys,
@@ -124,6 +132,8 @@ pub fn read(text: &str, file: FileId, game: &Game, c: &Construction, keys: &Head
         columns: None,
         side: false,
         about: false,
+        first: true,
+        refs: &refs,
     };
     let mut offset = 0;
     let mut line_no = 0u32;
@@ -193,6 +203,10 @@ struct Reader<'a, 'g> {
     side: bool,
     /// In an "About" section (MTG Arena: `Name <deck name>`).
     about: bool,
+    /// Reading the first line that is not blank or a comment.
+    first: bool,
+    /// The header fields that name a component, with those components' names.
+    refs: &'a [(String, Names<'g>)],
 }
 
 impl<'g> Reader<'_, 'g> {
@@ -230,6 +244,14 @@ impl<'g> Reader<'_, 'g> {
     }
 
     fn line(&mut self, line: &str, span: Span) {
+        let first = self.first;
+        self.line_kind(line, span);
+        if first {
+            self.first = false;
+        }
+    }
+
+    fn line_kind(&mut self, line: &str, span: Span) {
         let (line, side) = match strip_ci(line, "SB:") {
             Some(rest) => (rest.trim(), true),
             None => (line, false),
@@ -247,17 +269,32 @@ impl<'g> Reader<'_, 'g> {
         // A header line `key: value` (also a table row `key<TAB>value`).
         if let Some((key, value)) = split_header(&body)
             && let Some(k) = self.keys.find(key)
+            && !value.is_empty()
         {
-            if !value.is_empty() {
-                self.header(k, key, value, span);
-                return;
-            }
+            self.header(k, key, value, span);
+            return;
         }
         // A whole line naming a card: no count.
         let bare = strip_decoration(&body);
         if !bare.is_empty() && !matches!(self.names.find(&bare), Found::None) {
             self.problem(Problem::NoCount { span, written: bare });
             return;
+        }
+        // A line naming the component a header field refers to (`Medusa`
+        // under a deck site's title): that header, when not given yet.
+        if !bare.is_empty() {
+            for (id, names) in self.refs {
+                if let Found::One(comp, locale) = names.find(&bare)
+                    && !self.deck.header.contains_key(id)
+                {
+                    if let Some(l) = locale {
+                        *self.deck.votes.entry(l.to_string()).or_default() += 1;
+                    }
+                    self.deck.header.insert(id.clone(), (comp.id.clone(), span));
+                    self.first = false;
+                    return;
+                }
+            }
         }
         // A section header: known words, with or without a count.
         let title = section_title(&body);
@@ -276,10 +313,19 @@ impl<'g> Reader<'_, 'g> {
             && key.split_whitespace().count() <= 3
             && parse_count(value).is_none()
         {
+            let suggestion = if self.full() { None } else { self.keys.suggest(key) };
+            // A misspelt key still says which language the list is in.
+            if let Some(l) = suggestion
+                .as_deref()
+                .and_then(|k| self.keys.find(k))
+                .and_then(|k| k.locale)
+            {
+                *self.deck.votes.entry(l).or_default() += 1;
+            }
             self.problem(Problem::UnknownKey {
                 span,
                 key: key.to_string(),
-                suggestion: if self.full() { None } else { self.keys.suggest(key) },
+                suggestion,
             });
             return;
         }
@@ -295,6 +341,13 @@ impl<'g> Reader<'_, 'g> {
             return;
         }
         let suggestion = self.suggest(&bare);
+        // Deck sites start an export with the list's name: the first line,
+        // when it is not close to any card, is the title.
+        if self.first && suggestion.is_none() && self.deck.title.is_none() && counted_name(&body).is_none() {
+            self.deck.title = Some(bare);
+            self.first = false;
+            return;
+        }
         self.problem(Problem::Unreadable {
             span,
             text: line.to_string(),
@@ -376,6 +429,14 @@ impl<'g> Reader<'_, 'g> {
                 return true;
             }
         }
+        // A set code or tag after the count: `Name x3 (SET)`, `Name (3) #tag`.
+        for stripped in name_forms(body).into_iter().skip(1) {
+            for (n, name) in trailing_counts(stripped) {
+                if self.try_name(name, n, span) {
+                    return true;
+                }
+            }
+        }
         false
     }
 
@@ -403,8 +464,12 @@ impl<'g> Reader<'_, 'g> {
 }
 
 /// A horizontal rule (`---`, `===`, `***`).
+/// A horizontal rule or a Markdown table's separator row (`|---|:--:|`).
 fn is_rule(s: &str) -> bool {
-    s.len() >= 3 && s.chars().all(|c| matches!(c, '-' | '=' | '*' | '_' | '~' | ' '))
+    s.len() >= 3
+        && s.contains(['-', '=', '*', '_', '~'])
+        && s.chars()
+            .all(|c| matches!(c, '-' | '=' | '*' | '_' | '~' | ' ' | '|' | ':' | '+'))
 }
 
 fn strip_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
@@ -502,10 +567,8 @@ fn is_decorated(s: &str) -> bool {
 /// (`Characters (33)`, `God: 1`, `Zonas - 4`).
 fn section_title(s: &str) -> String {
     let mut t = strip_decoration(s);
-    for (n, name) in trailing_counts(&t) {
-        let _ = n;
+    if let Some((_, name)) = trailing_counts(&t).first() {
         t = name.to_string();
-        break;
     }
     strip_decoration(&t)
 }

@@ -497,12 +497,11 @@ fn show_value(r: &Resolved, value: &str) -> String {
 
 /// The cards matching a filter, grouped by the value of `per` (one group
 /// of every card when `per` is `None`).
-fn groups<'a, 'e>(
-    per: Option<&str>,
-    filter: &Filter,
-    cards: &'a [(&'e Entry, &'e Component)],
-) -> Vec<(Option<String>, Vec<(&'e Entry, &'e Component)>)> {
-    let mut out: Vec<(Option<String>, Vec<(&Entry, &Component)>)> = Vec::new();
+/// Cards of a list grouped by a value (`None`: one group of all).
+type Groups<'e> = Vec<(Option<String>, Vec<(&'e Entry, &'e Component)>)>;
+
+fn groups<'e>(per: Option<&str>, filter: &Filter, cards: &[(&'e Entry, &'e Component)]) -> Groups<'e> {
+    let mut out: Groups = Vec::new();
     for (e, c) in cards.iter().filter(|(_, c)| filter.matches(c)) {
         let key = per.map(|f| c.key_of(f).unwrap_or_default());
         match out.iter_mut().find(|(k, _)| *k == key) {
@@ -734,7 +733,7 @@ fn check_group(rule: &DeckRule, cards: &[(&Entry, &Component)], r: &Resolved, c:
                 return Outcome::Skipped(missing(r, header));
             };
             // Cards of other owners, grouped by owner.
-            let mut by_owner: Vec<(Option<String>, Vec<(&Entry, &Component)>)> = Vec::new();
+            let mut by_owner: Groups = Vec::new();
             let mut total = 0u32;
             for (e, comp) in cards {
                 if !rule.filter.matches(comp) {

@@ -595,7 +595,8 @@ impl Lang {
     // The summary.
 
     pub fn legal(self) -> &'static str {
-        if self.es() { "legal" } else { "legal" }
+        // The same word in both languages.
+        "legal"
     }
 
     pub fn illegal(self, problems: usize) -> String {
