@@ -843,3 +843,71 @@ fn decklist_sheet_raster() {
         assert!(text.contains(want), "`{want}` not on the sheet:\n{text}");
     }
 }
+
+/// One card line in a paste style: `style` picks the form, `name` is the
+/// card's name in some locale, written in some case.
+fn styled(style: usize, n: u32, name: &str) -> String {
+    match style % 16 {
+        0 => format!("{n} {name}"),
+        1 => format!("{n}x {name}"),
+        2 => format!("{n} x {name}"),
+        3 => format!("{name} x{n}"),
+        4 => format!("{name} ×{n}"),
+        5 => format!("x{n} {name}"),
+        6 => format!("- {name} x{n}"),
+        7 => format!("* {n} {name}"),
+        8 => format!("{name} ({n})"),
+        9 => format!("{name}\t{n}"),
+        10 => format!("{n};{name}"),
+        11 => format!("\"{name}\",{n}"),
+        12 => format!("{n} {name} (XTR) {}", 10 + n),
+        13 => format!("{name} {n}"),
+        14 => format!("1. {n}x [{name}](https://example.test/c/{n})"),
+        _ => format!("{name}: {n}   # a comment"),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+    /// A legal list written line by line in random paste styles, locales,
+    /// letter cases, with section headers, comments and CRLF, reads back as
+    /// the same cards, and keeps its hash.
+    #[test]
+    fn any_mix_of_paste_styles_reads_the_same_cards(
+        styles in proptest::collection::vec((0usize..16, 0usize..2, 0usize..3), 26),
+        crlf in any::<bool>(),
+        bom in any::<bool>(),
+        headers in any::<bool>(),
+    ) {
+        let g = game("xterminio");
+        let legal = legal_xt();
+        let mut text = String::new();
+        if bom {
+            text.push('\u{feff}');
+        }
+        for (i, (id, n)) in legal.iter().enumerate() {
+            let comp = g.components.values().flatten().find(|c| &c.id == id).unwrap();
+            let (style, locale, case) = styles[i % styles.len()];
+            let name = comp.name.get(["en", "es"][locale]);
+            let name = match case {
+                0 => name.to_string(),
+                1 => name.to_uppercase(),
+                _ => name.to_lowercase(),
+            };
+            if headers && i % 7 == 0 {
+                text.push_str(["Characters (33)", "## Equipo", "Deck", "**Zonas**"][i % 4]);
+                text.push_str(if crlf { "\r\n" } else { "\n" });
+            }
+            text.push_str(&styled(style, *n, &name));
+            text.push_str(if crlf { "\r\n" } else { "\n" });
+        }
+        let report = check_list(g, Path::new("mix.txt"), Default::default(), &text, &Context::default()).unwrap();
+        let got: BTreeSet<(String, u32)> = report.deck.entries.iter().map(|e| (e.id.clone(), e.count)).collect();
+        let want: BTreeSet<(String, u32)> = legal.iter().cloned().collect();
+        prop_assert!(report.is_legal(), "{}\n{:?}", text, report.diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>());
+        prop_assert_eq!(got, want);
+        let plain: String = legal.iter().map(|(id, n)| format!("{n} {id}\n")).collect();
+        let base = check_list(g, Path::new("plain.txt"), Default::default(), &plain, &Context::default()).unwrap();
+        prop_assert_eq!(report.hash, base.hash);
+    }
+}

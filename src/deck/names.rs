@@ -131,6 +131,24 @@ impl<'g> Names<'g> {
     }
 }
 
+impl<'g> Names<'g> {
+    /// The name one of whose words is closest to `written` (`alianz` →
+    /// "Modo Alianza"), for header values that give a word of a name.
+    pub fn suggest_by_word(&self, written: &str) -> Option<&'g str> {
+        if written.chars().count() > MAX_SUGGEST_CHARS {
+            return None;
+        }
+        let key = normalize(written);
+        let words: Vec<(&str, &'g str)> = self
+            .shown
+            .iter()
+            .flat_map(|(k, shown)| k.split(' ').filter(|w| w.len() >= 3).map(move |w| (w, *shown)))
+            .collect();
+        let best = crate::diag::did_you_mean(&key, words.iter().map(|(w, _)| *w))?;
+        words.iter().find(|(w, _)| *w == best).map(|(_, s)| *s)
+    }
+}
+
 /// Finds a component of `kinds` by id or name in any locale; when nothing
 /// matches exactly, a unique component whose name holds every written word
 /// (`duelo` for "Modo Duelo"). The error is a "did you mean" suggestion, if any.
@@ -158,7 +176,12 @@ pub fn resolve<'g>(game: &'g Game, kinds: &[String], written: &str) -> Result<&'
             }
             match holding.len() {
                 1 => Ok(holding[0]),
-                0 => Err(Unresolved::Unknown(names.suggest(written).map(str::to_string))),
+                0 => Err(Unresolved::Unknown(
+                    names
+                        .suggest(written)
+                        .or_else(|| names.suggest_by_word(written))
+                        .map(str::to_string),
+                )),
                 _ => Err(Unresolved::Several(holding)),
             }
         }

@@ -300,7 +300,7 @@ pub fn problem_diagnostics(
                 let d = Diagnostic::new(Code::DeckFormat, m)
                     .at(*span)
                     .label(label)
-                    .expected(lang.one_of(&crate::pack::reader::quote_list(&known)));
+                    .expected(lang.one_of(&super::validate::quote(lang, &known)));
                 match suggestion {
                     Some(s) => d.help(lang.did_you_mean(s)),
                     None => d,

@@ -169,7 +169,7 @@ pub fn validate(game: &Game, c: &Construction, deck: &Deck, ctx: &Context) -> Ve
                 Ok(comp) => r.mode = Some(comp),
                 Err(e) => problems.push(SetupProblem {
                     message: lang.unknown_mode(&m),
-                    expected: lang.one_of(&ids(game, kind)),
+                    expected: lang.one_of(&names_of(game, kind, &locale)),
                     help: suggestion(lang, e),
                     span,
                 }),
@@ -179,14 +179,14 @@ pub fn validate(game: &Game, c: &Construction, deck: &Deck, ctx: &Context) -> Ve
                     Some(m) => r.mode = Some(m),
                     None => problems.push(SetupProblem {
                         message: lang.no_mode_for(v.trim()),
-                        expected: lang.mode_expected(&ids(game, kind)),
+                        expected: lang.mode_expected(&names_of(game, kind, &locale)),
                         help: None,
                         span: Some(*span),
                     }),
                 },
                 None => problems.push(SetupProblem {
                     message: lang.mode_missing().into(),
-                    expected: lang.mode_expected(&ids(game, kind)),
+                    expected: lang.mode_expected(&names_of(game, kind, &locale)),
                     help: None,
                     span: None,
                 }),
@@ -215,7 +215,10 @@ pub fn validate(game: &Game, c: &Construction, deck: &Deck, ctx: &Context) -> Ve
                         .collect();
                     problems.push(SetupProblem {
                         message: lang.unknown_role(&v),
-                        expected: lang.one_of(&quote(&c.role_ids())),
+                        expected: lang.one_of(&quote(
+                            lang,
+                            &c.roles.iter().map(|ro| ro.name.get(&locale)).collect::<Vec<_>>(),
+                        )),
                         help: crate::diag::did_you_mean(&v, all.iter().map(String::as_str))
                             .map(|s| lang.did_you_mean(s)),
                         span,
@@ -247,7 +250,11 @@ pub fn validate(game: &Game, c: &Construction, deck: &Deck, ctx: &Context) -> Ve
                     let kind_name = kind_label(game, kind, &locale);
                     let (message, help) = match e {
                         Unresolved::Several(cs) => (
-                            lang.names_several(&key, &v, &quote(&cs.iter().map(|c| c.id.as_str()).collect::<Vec<_>>())),
+                            lang.names_several(
+                                &key,
+                                &v,
+                                &quote(lang, &cs.iter().map(|c| c.id.as_str()).collect::<Vec<_>>()),
+                            ),
                             None,
                         ),
                         other => (lang.names_no(&key, &v, &kind_name), suggestion(lang, other)),
@@ -358,27 +365,21 @@ fn suggestion(lang: Lang, e: Unresolved) -> Option<String> {
     }
 }
 
-fn quote(items: &[&str]) -> String {
-    crate::pack::reader::quote_list(items)
-}
-
-fn ids(game: &Game, kind: &str) -> String {
-    let v: Vec<&str> = game
-        .components
-        .get(kind)
-        .map(|cs| cs.iter().map(|c| c.id.as_str()).collect())
-        .unwrap_or_default();
-    quote(&v)
+/// `a`, `b` and `c` in the list's language, "and N more" past twelve.
+pub fn quote(lang: Lang, items: &[&str]) -> String {
+    let quoted: Vec<String> = items.iter().map(|i| format!("`{i}`")).collect();
+    lang.list(&quoted, 12)
 }
 
 /// The components of a kind by their names in `locale`.
 fn names_of(game: &Game, kind: &str, locale: &str) -> String {
+    let lang = Lang::of(locale);
     let v: Vec<String> = game
         .components
         .get(kind)
         .map(|cs| cs.iter().map(|c| name(c, locale)).collect())
         .unwrap_or_default();
-    quote(&v.iter().map(String::as_str).collect::<Vec<_>>())
+    quote(lang, &v.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
 /// A kind's name in `locale`, lower case (`hero card`).
