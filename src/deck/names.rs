@@ -109,11 +109,19 @@ impl<'g> Names<'g> {
         if written.is_empty() {
             return Found::None;
         }
-        let hits = self
-            .by_key
-            .get(written)
-            .or_else(|| self.by_key.get(&normalize(written)));
-        match hits.map(Vec::as_slice) {
+        match self.by_key.get(written) {
+            Some(hits) => Self::found(hits),
+            None => self.find_normalized(&normalize(written)),
+        }
+    }
+
+    /// Looks up a name already passed through [`normalize`].
+    pub fn find_normalized(&self, key: &str) -> Found<'g> {
+        Self::found(self.by_key.get(key).map_or(&[][..], Vec::as_slice))
+    }
+
+    fn found(hits: &[Hit<'g>]) -> Found<'g> {
+        match Some(hits) {
             Some([h]) => Found::One(h.comp, h.locale),
             Some(hs) if !hs.is_empty() => Found::Several(hs.iter().map(|h| h.comp).collect()),
             _ => Found::None,

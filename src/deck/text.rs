@@ -276,7 +276,8 @@ impl<'g> Reader<'_, 'g> {
         }
         // A whole line naming a card: no count.
         let bare = strip_decoration(&body);
-        if !bare.is_empty() && !matches!(self.names.find(&bare), Found::None) {
+        let bare_key = normalize(&bare);
+        if !bare.is_empty() && !matches!(self.names.find_normalized(&bare_key), Found::None) {
             self.problem(Problem::NoCount { span, written: bare });
             return;
         }
@@ -284,7 +285,7 @@ impl<'g> Reader<'_, 'g> {
         // under a deck site's title): that header, when not given yet.
         if !bare.is_empty() {
             for (id, names) in self.refs {
-                if let Found::One(comp, locale) = names.find(&bare)
+                if let Found::One(comp, locale) = names.find_normalized(&bare_key)
                     && !self.deck.header.contains_key(id)
                 {
                     if let Some(l) = locale {
@@ -298,7 +299,8 @@ impl<'g> Reader<'_, 'g> {
         }
         // A section header: known words, with or without a count.
         let title = section_title(&body);
-        if !title.is_empty() && is_section(&normalize(&title), self.sections) {
+        let title_key = if title == bare { bare_key } else { normalize(&title) };
+        if !title.is_empty() && is_section(&title_key, self.sections) {
             self.section(&title);
             return;
         }
