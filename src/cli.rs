@@ -66,10 +66,12 @@ pub enum Command {
         after_help = "Examples:\n  pnpkit deck xterminio data/xterminio/decks/resistance.txt\n  \
                             pnpkit deck mythic my-army.txt --players 3\n  \
                             pnpkit deck mythic ally.txt --mode three-vs-one --role ally\n  \
-                            pnpkit deck openwars army.txt --param gold=40\n\n\
-                            Lists are plain text (one `3 Card name` or `3x Card name` per line, `#` comments,\n\
-                            section headers, `hero: Medusa` header lines) or YAML (docs/decks.md).\n\
-                            Exit codes: 0 legal, 1 illegal, 2 unreadable."
+                            pnpkit deck openwars army.txt --param gold=40\n  \
+                            pnpkit deck unmatched --batch registrations/    one verdict per list, CSV, JSON, sheets\n\n\
+                            Lists are pasted text (`3 Card name`, `3x Name`, `Name x3`, `Name (3)`, `Name<TAB>3`,\n\
+                            CSV with a header row, Markdown lists, MTG Arena-style `3 Name (SET) 12`, section\n\
+                            headers, `hero: Medusa` / `héroe: Medusa` header lines) or YAML (docs/decks.md).\n\
+                            Exit codes: 0 legal, 1 illegal (any list of a batch), 2 unreadable."
     )]
     Deck(DeckArgs),
 
@@ -182,9 +184,20 @@ pub struct DeckArgs {
     #[arg(value_name = "GAME")]
     pub game: String,
 
-    /// The deck or army list: plain text (`3 Card name` per line) or YAML.
+    /// The deck or army lists: pasted text (`3 Card name`, `Name x3`, a spreadsheet or CSV
+    /// paste, Markdown …) or YAML. Several files make a batch.
     #[arg(value_name = "FILE")]
-    pub file: PathBuf,
+    pub files: Vec<PathBuf>,
+
+    /// Check every list in this folder (`.txt`, `.md`, `.csv`, `.tsv`, `.yaml`): one verdict per
+    /// list, a CSV and JSON of the verdicts and a printable decklist sheet per list.
+    #[arg(long, value_name = "DIR")]
+    pub batch: Option<PathBuf>,
+
+    /// Where a batch writes `verdicts.csv`, `verdicts.json` and the decklist sheets
+    /// (default `output/<game>/decklists`).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
 
     /// Game mode (a mode id of the pack, e.g. `duel`); overrides the list's `mode:` line.
     #[arg(long)]
@@ -201,6 +214,10 @@ pub struct DeckArgs {
     /// A header value, e.g. `--param gold=40` for a budget.
     #[arg(long, value_name = "NAME=VALUE")]
     pub param: Vec<String>,
+
+    /// The language of messages and sheets (`en`, `es`); default: the list's own.
+    #[arg(long)]
+    pub locale: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -320,36 +320,38 @@ fn render_one(d: &Diagnostic, sources: &SourceMap, renderer: &Renderer) -> Strin
                     .map(|l| sources.path(l.span.file).display().to_string()),
             )
             .collect();
-        let mut snippet = Snippet::source(&*file.text).path(path_strings[0].as_str()).fold(true);
-        let primary = AnnotationKind::Primary.span(span.start..span.end.max(span.start));
+        // Related labels in the same file share the snippet; others get their own.
+        let same: Vec<&Label> = d.related.iter().filter(|l| l.span.file == span.file).collect();
+        let (text, base, line) = window(&file.text, std::iter::once(span).chain(same.iter().map(|l| l.span)));
+        let mut snippet = Snippet::source(text)
+            .line_start(line)
+            .path(path_strings[0].as_str())
+            .fold(true);
+        let primary = AnnotationKind::Primary.span(span.start - base..span.end.max(span.start) - base);
         let primary = match &d.label {
             Some(l) => primary.label(l.as_str()),
             None => primary,
         };
         snippet = snippet.annotation(primary);
-        // Related labels in the same file share the snippet; others get their own.
-        let mut others = Vec::new();
-        for (i, l) in d.related.iter().enumerate() {
-            if l.span.file == span.file {
-                snippet = snippet.annotation(
-                    AnnotationKind::Context
-                        .span(l.span.start..l.span.end)
-                        .label(l.message.as_str()),
-                );
-            } else {
-                others.push((i, l));
-            }
+        for l in &same {
+            snippet = snippet.annotation(
+                AnnotationKind::Context
+                    .span(l.span.start - base..l.span.end - base)
+                    .label(l.message.as_str()),
+            );
         }
         group = group.element(snippet);
-        for (i, l) in others {
+        for (i, l) in d.related.iter().enumerate().filter(|(_, l)| l.span.file != span.file) {
             let f = sources.get(l.span.file);
+            let (text, base, line) = window(&f.text, std::iter::once(l.span));
             group = group.element(
-                Snippet::source(&*f.text)
+                Snippet::source(text)
+                    .line_start(line)
                     .path(path_strings[i + 1].as_str())
                     .fold(true)
                     .annotation(
                         AnnotationKind::Context
-                            .span(l.span.start..l.span.end)
+                            .span(l.span.start - base..l.span.end - base)
                             .label(l.message.as_str()),
                     ),
             );
@@ -374,6 +376,37 @@ fn render_one(d: &Diagnostic, sources: &SourceMap, renderer: &Renderer) -> Strin
         report.push(Group::with_title(Level::HELP.secondary_title(h.as_str())));
     }
     renderer.render(&report)
+}
+
+/// The whole lines of `text` that hold `spans`: the slice, its byte offset
+/// and its first line number. The renderer then reads a few lines, not the
+/// whole file, so printing many diagnostics of a large file stays linear.
+fn window(text: &str, spans: impl Iterator<Item = Span>) -> (&str, usize, usize) {
+    let mut lo: Option<Span> = None;
+    let mut hi = 0;
+    for s in spans {
+        let s = Span {
+            start: s.start.min(text.len()),
+            end: s.end.min(text.len()),
+            ..s
+        };
+        if lo.is_none_or(|l| s.start < l.start) {
+            lo = Some(s);
+        }
+        hi = hi.max(s.end).max(s.start);
+    }
+    let Some(lo) = lo else {
+        return (text, 0, 1);
+    };
+    // Only trust a span's line number when the slice starts a line of the text.
+    let mut start = lo.start;
+    while start > 0 && !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[hi..].find('\n').map_or(text.len(), |i| hi + i);
+    let line = if lo.line >= 1 { lo.line as usize } else { 1 };
+    (&text[start..end], start, line)
 }
 
 /// The machine-readable form of one diagnostic.

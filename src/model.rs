@@ -9,6 +9,12 @@ use serde::Serialize;
 
 use crate::diag::Span;
 
+pub mod construction;
+pub mod reference;
+
+pub use construction::Construction;
+pub use reference::Reference;
+
 /// A player-facing text: one string per locale, in the pack's locale order.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(transparent)]
@@ -338,10 +344,10 @@ pub struct Game {
     pub rule_ids: Vec<String>,
     /// Deck and army construction rules, if the game has lists to check.
     #[serde(skip)]
-    pub construction: Option<crate::deck::Construction>,
+    pub construction: Option<Construction>,
     /// Glossary, facts, rules chapters and quick reference.
     #[serde(skip)]
-    pub reference: crate::reference::Reference,
+    pub reference: Reference,
     #[serde(skip)]
     pub dir: PathBuf,
 }

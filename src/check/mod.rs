@@ -599,7 +599,7 @@ fn cross_check(
 }
 
 /// Every construction rule's `cite:` names a section of the rules reference.
-fn check_cites(c: &crate::deck::Construction, reference: &crate::reference::Reference, diags: &mut Vec<Diagnostic>) {
+fn check_cites(c: &crate::model::Construction, reference: &crate::model::Reference, diags: &mut Vec<Diagnostic>) {
     let sections = reference.sections();
     let ids: Vec<&str> = sections.iter().map(|(_, s)| s.id.as_str()).collect();
     for rule in c.rules.iter().chain(c.rules.iter().flat_map(|r| r.parts.iter())) {

@@ -43,7 +43,7 @@ pub struct Decl {
     pub rule_ids: Vec<String>,
     pub rule_ids_span: Option<Span>,
     /// Deck and army construction rules (docs/decks.md).
-    pub construction: Option<crate::deck::Construction>,
+    pub construction: Option<crate::model::Construction>,
 }
 
 /// Reads `rule_ids: {prefix: OW, count: 16}` into `OW-1` … `OW-16`.
@@ -139,7 +139,7 @@ pub fn read_decl(root: &Node, folder: &str, diags: &mut Vec<Diagnostic>) -> Opti
     let rule_ids = rule_ids_node.map(|n| read_rule_ids(n, diags)).unwrap_or_default();
     let construction = m
         .take("construction")
-        .and_then(|n| crate::deck::read::read_construction(n, &kinds, diags));
+        .and_then(|n| super::construction::read_construction(n, &kinds, &locales, diags));
     m.finish(GAME_KEYS, diags);
     Some(Decl {
         id: id.unwrap_or_else(|| folder.to_owned()),

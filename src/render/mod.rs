@@ -3,6 +3,7 @@
 //! reads templates and fonts from the project root.
 
 pub mod book;
+pub mod decklist;
 pub mod impose;
 pub mod pipeline;
 pub mod preflight;
