@@ -305,6 +305,10 @@ pub struct BuildArgs {
     #[arg(long)]
     pub proof: bool,
 
+    /// Exit with 1 when the build has warnings (text cut off by its box, a character no font can draw …).
+    #[arg(long)]
+    pub deny_warnings: bool,
+
     /// Unprintable printer margin in mm.
     #[arg(long, default_value_t = 5.0)]
     pub margin: f64,

@@ -84,6 +84,13 @@ codes! {
     PreflightClippedText = "W042", "preflight-clipped-text", Warning, "Text does not fit its box and is cut off where it is printed (reported by `preflight`).";
     PreflightImageResolution = "W043", "preflight-image-resolution", Warning, "A raster image prints below 300 pixels per inch at its size on the piece (reported by `preflight`).";
     ShopSize = "W044", "shop-size", Warning, "A print shop sells no card of this kind's size: its decks are left out of that shop's export (reported by `export --shop`).";
+    MalformedMarkup = "E045", "malformed-markup", Error, "A text's markup is malformed: a `**` or `*` that opens bold or italic text is never closed.";
+    UnknownIcon = "E046", "unknown-icon", Error, "A text names an icon (`:name:`) that game.yaml does not declare under `icons:`.";
+    BadAsset = "E047", "bad-asset", Error, "An icon or artwork file of the pack cannot be used: missing (icons), not decodable, too large, a link, or outside the pack.";
+    MissingArt = "W048", "missing-art", Warning, "An image field names artwork that does not exist yet: the kit prints a labelled placeholder.";
+    LowResolutionArt = "W049", "low-resolution-art", Warning, "Artwork has fewer than 300 pixels per inch at the size it prints.";
+    UnknownFont = "E050", "unknown-font", Error, "A font family the pack or a layout asks for is not in `fonts/`: pnpkit never falls back to another font.";
+    MissingGlyph = "W051", "missing-glyph", Warning, "A text has a character that no font in `fonts/` can draw (reported by `build` and `preflight`).";
 }
 
 /// Identifies a file in a [`SourceMap`].

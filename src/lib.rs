@@ -12,6 +12,7 @@ pub mod cmd;
 pub mod deck;
 pub mod diag;
 pub mod export;
+pub mod fonts;
 pub mod fsx;
 pub mod gallery;
 pub mod i18n;

@@ -493,6 +493,7 @@ fn deck_plan(
             "pages": pages,
         }),
         pages: order.len(),
+        assets: game.assets.clone(),
     }
 }
 

@@ -35,6 +35,7 @@ pub fn run(cli: &Cli, args: &PreflightArgs, progress: &dyn super::Progress) -> R
             min_text_pt: args.min_text,
             min_ppi: args.min_ppi,
             safe_mm: args.safe,
+            build_only: false,
         }),
         ..KitOptions::default()
     };

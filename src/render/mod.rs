@@ -12,6 +12,7 @@ pub mod world;
 
 use std::path::PathBuf;
 
+use indexmap::IndexMap;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use typst::WorldExt;
@@ -126,6 +127,20 @@ pub struct DocPlan {
     pub data: Value,
     /// Pages the plan lays out (known before compiling).
     pub pages: usize,
+    /// The pack's icon and art files the layouts may read (`/pack/…`).
+    pub assets: Assets,
+}
+
+/// A pack's files by virtual path, shared by every document of a game.
+pub type Assets = std::sync::Arc<Vec<(String, std::sync::Arc<Vec<u8>>)>>;
+
+/// Pack file bytes handed to typst without a copy.
+struct AssetBytes(std::sync::Arc<Vec<u8>>);
+
+impl AsRef<[u8]> for AssetBytes {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
 }
 
 /// One placed piece: which design (a page of the pieces document) and where.
@@ -164,18 +179,31 @@ pub fn has_backs(kind: &Kind) -> bool {
     kind.shape == Shape::Card
 }
 
-fn component_view(c: &Component, locale: &str, env: &crate::text::TextEnv, proof: bool) -> Value {
+/// What a view needs besides the component: the locale, the text
+/// environment, whether this is a proof, and the pack's files.
+struct ViewCx<'a> {
+    locale: &'a str,
+    env: &'a crate::text::TextEnv,
+    proof: bool,
+    assets: &'a Assets,
+}
+
+fn component_view(c: &Component, kind: Option<&Kind>, cx: &ViewCx) -> Value {
     let fields: Map<String, Value> = c
         .fields
         .iter()
-        .map(|(k, v)| (k.clone(), field_view(v, locale, env, c)))
+        .map(|(k, v)| {
+            let spec = kind.and_then(|kd| kd.fields.get(k));
+            (k.clone(), field_view(v, spec, cx, c))
+        })
         .collect();
     // Invented values are marked only on proofs: a player's kit never shows them.
+    let proof = cx.proof;
     let sample = proof && !c.sample.is_none();
     json!({
         "id": c.id,
         "kind": c.kind,
-        "name": c.name.get(locale),
+        "name": c.name.get(cx.locale),
         "copies": c.copies,
         "sample": sample,
         // Which values are invented: every field (`true`) or the listed ones.
@@ -190,26 +218,71 @@ fn component_view(c: &Component, locale: &str, env: &crate::text::TextEnv, proof
 
 /// A field as layouts see it: translatable texts in the locale, their
 /// quoted values filled in (`check` rendered every one already) and their
-/// markup turned into typst markup for the `rich` helper.
-fn field_view(v: &crate::model::FieldValue, locale: &str, env: &crate::text::TextEnv, c: &Component) -> Value {
-    use crate::model::FieldValue;
+/// markup turned into typst markup for the `rich` helper; artwork as
+/// `(src: "/pack/art/…", name: "art/…")`, `src` none while the file is missing.
+fn field_view(
+    v: &crate::model::FieldValue,
+    spec: Option<&crate::model::FieldSpec>,
+    cx: &ViewCx,
+    c: &Component,
+) -> Value {
+    use crate::model::{FieldType, FieldValue};
+    let sub = |name: &str| match spec.map(|s| &s.ty) {
+        Some(FieldType::Record { fields }) => fields.get(name),
+        _ => None,
+    };
     match v {
         FieldValue::Text(t) => {
-            let raw = t.get(locale);
+            let raw = t.get(cx.locale);
             let text = if crate::text::is_template(raw) {
-                env.render(raw, Some(c)).unwrap_or_else(|_| raw.to_owned())
+                cx.env.render(raw, Some(c)).unwrap_or_else(|_| raw.to_owned())
             } else {
                 raw.to_owned()
             };
             Value::String(crate::markup::typst(&text))
         }
-        FieldValue::List(items) => Value::Array(items.iter().map(|i| field_view(i, locale, env, c)).collect()),
+        FieldValue::Str(path) if matches!(spec.map(|s| &s.ty), Some(FieldType::Image { .. })) => {
+            let virt = crate::check::assets::art_path(path);
+            let present = cx.assets.iter().any(|(p, _)| *p == virt);
+            json!({"src": if present { Value::String(virt) } else { Value::Null }, "name": path})
+        }
+        FieldValue::List(items) => {
+            let of = match spec.map(|s| &s.ty) {
+                Some(FieldType::List { of, .. }) => Some(of.as_ref()),
+                _ => None,
+            };
+            Value::Array(items.iter().map(|i| field_view(i, of, cx, c)).collect())
+        }
         FieldValue::Record(r) => Value::Object(
             r.iter()
-                .map(|(k, x)| (k.clone(), field_view(x, locale, env, c)))
+                .map(|(k, x)| (k.clone(), field_view(x, sub(k), cx, c)))
                 .collect(),
         ),
-        other => other.localized(locale),
+        other => other.localized(cx.locale),
+    }
+}
+
+/// The names of enum values in a locale, by field: `{field: {value: name}}`
+/// (record fields by their own names).
+fn enum_labels(fields: &IndexMap<String, crate::model::FieldSpec>, locale: &str, out: &mut Map<String, Value>) {
+    for (name, spec) in fields {
+        if !spec.labels.is_empty() {
+            let m: Map<String, Value> = spec
+                .labels
+                .iter()
+                .map(|(v, t)| (v.clone(), Value::String(t.get(locale).to_owned())))
+                .collect();
+            out.insert(name.clone(), Value::Object(m));
+        }
+        match &spec.ty {
+            crate::model::FieldType::Record { fields } => enum_labels(fields, locale, out),
+            crate::model::FieldType::List { of, .. } => {
+                if let crate::model::FieldType::Record { fields } = &of.ty {
+                    enum_labels(fields, locale, out);
+                }
+            }
+            _ => {}
+        }
     }
 }
 
@@ -227,6 +300,8 @@ pub fn game_view(game: &Game, locale: &str, proof: bool) -> Value {
         .values()
         .map(|k| {
             let size = k.size.as_ref().and_then(|s| game.sizes.get(s));
+            let mut labels = Map::new();
+            enum_labels(&k.fields, locale, &mut labels);
             (
                 k.id.clone(),
                 json!({
@@ -234,26 +309,38 @@ pub fn game_view(game: &Game, locale: &str, proof: bool) -> Value {
                     "shape": k.shape,
                     "size": size,
                     "backs": has_backs(k),
+                    "labels": labels,
                 }),
             )
         })
         .collect();
+    let cx = ViewCx {
+        locale,
+        env: &env,
+        proof,
+        assets: &game.assets,
+    };
     let components: Map<String, Value> = game
         .components
         .iter()
         .map(|(kind, list)| {
-            let by_id: Map<String, Value> = list
-                .iter()
-                .map(|c| (c.id.clone(), component_view(c, locale, &env, proof)))
-                .collect();
+            let k = game.kinds.get(kind);
+            let by_id: Map<String, Value> = list.iter().map(|c| (c.id.clone(), component_view(c, k, &cx))).collect();
             (kind.clone(), Value::Object(by_id))
         })
+        .collect();
+    let icons: Map<String, Value> = game
+        .icons
+        .iter()
+        .map(|(n, t)| (n.clone(), Value::String(t.get(locale).to_owned())))
         .collect();
     json!({
         "id": game.id,
         "name": game.name.get(locale),
         "kinds": kinds,
         "components": components,
+        "icons": icons,
+        "fonts": game.fonts,
     })
 }
 
@@ -371,6 +458,7 @@ pub fn plan_pieces(game: &Game, locale: &str, opts: &KitOptions, template: &str)
                 "pieces": chunk,
             }),
             pages: chunk.len(),
+            assets: game.assets.clone(),
         })
         .collect();
     let merged_pages: Vec<Value> = pieces
@@ -397,6 +485,7 @@ pub fn plan_pieces(game: &Game, locale: &str, opts: &KitOptions, template: &str)
             "pages": merged_pages,
         }),
         pages: pieces.len(),
+        assets: game.assets.clone(),
     };
     PiecesPlan {
         locale: locale.to_owned(),
@@ -557,6 +646,7 @@ fn doc(game: &Game, locale: &str, paper: Paper, part: Part, opts: &KitOptions, p
         main: "#import \"/templates/shared/kit.typ\": render-kit\n#render-kit(json(\"/data.json\"))\n".to_string(),
         data,
         pages: n,
+        assets: game.assets.clone(),
     }
 }
 
@@ -674,12 +764,35 @@ pub fn compile(
 ) -> Result<Compiled, Vec<Diagnostic>> {
     let data = serde_json::to_vec(&plan.data).unwrap_or_default();
     let mut world = DocWorld::new(shared, plan.main.clone(), data);
+    for (path, bytes) in plan.assets.iter() {
+        world.add_file(path, typst::foundations::Bytes::new(AssetBytes(bytes.clone())));
+    }
     for (path, bytes) in files {
         world.add_file(path, bytes.clone());
     }
     let warned = typst::compile::<PagedDocument>(&world);
-    let warnings = warned
+    // A font family that is not in `fonts/` is an error: typst would fall back silently.
+    let (unknown_fonts, others): (Vec<_>, Vec<_>) = warned
         .warnings
+        .iter()
+        .partition(|w| w.message.contains("unknown font family"));
+    if !unknown_fonts.is_empty() {
+        return Err(unknown_fonts
+            .iter()
+            .map(|w| {
+                let family = w.message.rsplit(':').next().unwrap_or_default().trim().to_owned();
+                let families = crate::fonts::families(&shared.root().join("fonts"));
+                let d = typst_diagnostic(&world, w, plan, sources, Code::UnknownFont);
+                let hint = crate::fonts::unknown(&family, &families);
+                Diagnostic {
+                    message: hint.message.clone(),
+                    ..d
+                }
+                .expected(hint.expected.clone().unwrap_or_default())
+            })
+            .collect());
+    }
+    let warnings = others
         .iter()
         .map(|w| typst_diagnostic(&world, w, plan, sources, Code::TemplateWarning))
         .collect();
@@ -745,7 +858,10 @@ fn culprit(shared: &Shared, plan: &DocPlan) -> Option<String> {
     for piece in pieces.iter().take(600) {
         let mut data = plan.data.clone();
         data["pieces"] = json!([piece]);
-        let world = DocWorld::new(shared, plan.main.clone(), serde_json::to_vec(&data).unwrap_or_default());
+        let mut world = DocWorld::new(shared, plan.main.clone(), serde_json::to_vec(&data).unwrap_or_default());
+        for (path, bytes) in plan.assets.iter() {
+            world.add_file(path, typst::foundations::Bytes::new(AssetBytes(bytes.clone())));
+        }
         if typst::compile::<PagedDocument>(&world).output.is_err() {
             let (kind, id) = (piece["kind"].as_str()?, piece["id"].as_str()?);
             let name = plan.data["game"]["components"][kind][id]["name"].as_str().unwrap_or(id);

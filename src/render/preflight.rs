@@ -30,6 +30,19 @@ pub struct Limits {
     pub min_ppi: f64,
     /// Distance inside the trim that text and key elements keep, in mm.
     pub safe_mm: f64,
+    /// Only what `build` reports: text cut off by its box and characters no
+    /// font can draw (size, safe zone and resolution are `preflight`'s).
+    pub build_only: bool,
+}
+
+impl Limits {
+    /// What every `build` checks.
+    pub fn build() -> Limits {
+        Limits {
+            build_only: true,
+            ..Limits::default()
+        }
+    }
 }
 
 impl Default for Limits {
@@ -38,6 +51,7 @@ impl Default for Limits {
             min_text_pt: 6.0,
             min_ppi: 300.0,
             safe_mm: 3.0,
+            build_only: false,
         }
     }
 }
@@ -45,6 +59,10 @@ impl Default for Limits {
 /// The label that marks a key element of a design (`box[…] <key>`): it
 /// must stay inside the safe zone like text.
 pub const KEY_LABEL: &str = "key";
+
+/// The label of the metadata by which a text box names the data field it
+/// shows (the shared `fit-text` helper writes it).
+pub const FIELD_LABEL: &str = "pnpkit-field";
 
 /// An axis-aligned rectangle in points.
 #[derive(Clone, Copy, Debug)]
@@ -112,6 +130,8 @@ enum Seen {
         span: Span,
         /// Whether the span is the text's own (else the element it sits in).
         exact: bool,
+        /// The data field the text shows, when its box says (`fit-text(field: …)`).
+        field: Option<String>,
         text: String,
         size: f64,
         bbox: Rect,
@@ -127,6 +147,13 @@ enum Seen {
         span: Span,
         bbox: Rect,
     },
+    /// Characters no font could draw (shaped as glyph 0).
+    Missing {
+        span: Span,
+        exact: bool,
+        chars: String,
+        text: String,
+    },
 }
 
 /// An open key element while walking: its location and the box of what it drew.
@@ -139,14 +166,29 @@ struct OpenKey {
 /// Walks a frame in drawing order. `last` is the template location of the
 /// most recent element drawn before this point that has one: text that came
 /// from the data (and so has no location of its own) is reported there.
+#[allow(clippy::too_many_arguments)]
 fn walk(
     frame: &Frame,
     ts: Transform,
     clip: Option<Rect>,
+    field: Option<&str>,
     last: &mut Span,
     keys: &mut Vec<OpenKey>,
     out: &mut Vec<Seen>,
 ) {
+    // A box that names the field it shows (`#metadata("text") <pnpkit-field>`).
+    let named = frame.items().find_map(|(_, item)| match item {
+        FrameItem::Tag(typst::introspection::Tag::Start(content, _))
+            if content.label().is_some_and(|l| l.resolve().as_str() == FIELD_LABEL) =>
+        {
+            content
+                .to_packed::<typst::introspection::MetadataElem>()
+                .and_then(|m| m.value.clone().cast::<typst::foundations::Str>().ok())
+                .map(|s| s.to_string())
+        }
+        _ => None,
+    });
+    let field = named.as_deref().or(field);
     for (pos, item) in frame.items() {
         let here = ts.pre_concat(Transform::translate(pos.x, pos.y));
         let drew = |bbox: Rect, keys: &mut Vec<OpenKey>| {
@@ -165,7 +207,7 @@ fn walk(
                     }
                     None => clip,
                 };
-                walk(&g.frame, inner, clip, last, keys, out);
+                walk(&g.frame, inner, clip, field, last, keys, out);
             }
             FrameItem::Text(t) => {
                 let bbox = text_bbox(t, here);
@@ -178,9 +220,24 @@ fn walk(
                     if let Some(own) = own {
                         *last = own;
                     }
+                    let missing: String = t
+                        .glyphs
+                        .iter()
+                        .filter(|g| g.id == 0)
+                        .filter_map(|g| t.text.get(g.range()))
+                        .collect();
+                    if !missing.trim().is_empty() {
+                        out.push(Seen::Missing {
+                            span: own.unwrap_or(*last),
+                            exact: own.is_some(),
+                            chars: missing,
+                            text: t.text.to_string(),
+                        });
+                    }
                     out.push(Seen::Text {
                         span: own.unwrap_or(*last),
                         exact: own.is_some(),
+                        field: field.map(str::to_owned),
                         text: t.text.to_string(),
                         size: t.size.to_pt() * scale,
                         bbox,
@@ -267,8 +324,9 @@ fn text_bbox(t: &TextItem, ts: Transform) -> Option<Rect> {
 }
 
 /// A box whose text is cut off: its key, its first cut text, that text's
-/// location, how many more lines are cut, and the farthest overflow (pt).
-type CutBox = (String, String, (Span, bool), usize, f64);
+/// location, how many more lines are cut, the farthest overflow (pt), and
+/// the data field it shows when known.
+type CutBox = (String, String, (Span, bool), usize, f64, Option<String>);
 
 /// Where a design page sits: which piece, and whether the safe zone applies.
 pub struct PieceInfo {
@@ -303,6 +361,7 @@ pub fn inspect(
             &page.frame,
             Transform::identity(),
             None,
+            None,
             &mut Span::detached(),
             &mut Vec::new(),
             &mut seen,
@@ -317,9 +376,29 @@ pub fn inspect(
         });
         for s in &seen {
             let (code, span, text, diag) = match s {
+                Seen::Missing {
+                    span,
+                    exact,
+                    chars,
+                    text,
+                } => {
+                    let d = missing_glyph(&what, &plan.locale, chars, text);
+                    push(
+                        &mut out,
+                        &mut reported,
+                        world,
+                        sources,
+                        Code::MissingGlyph,
+                        (&what, chars),
+                        (*span, *exact),
+                        d,
+                    );
+                    continue;
+                }
                 Seen::Text {
                     span,
                     exact,
+                    field,
                     text,
                     size,
                     bbox,
@@ -336,12 +415,17 @@ pub fn inspect(
                     {
                         let key = format!("{:.0},{:.0},{:.0},{:.0}", c.x0, c.y0, c.x1, c.y1);
                         match cut.iter_mut().find(|(k, ..)| *k == key) {
-                            Some((_, _, _, more, worst)) => {
+                            Some((_, _, _, more, worst, _)) => {
                                 *more += 1;
                                 *worst = worst.max(bbox.outside(c));
                             }
-                            None => cut.push((key, text.to_owned(), (*span, *exact), 0, bbox.outside(c))),
+                            None => {
+                                cut.push((key, text.to_owned(), (*span, *exact), 0, bbox.outside(c), field.clone()))
+                            }
                         }
+                        continue;
+                    }
+                    if limits.build_only {
                         continue;
                     }
                     if *size < limits.min_text_pt - 0.05 {
@@ -373,6 +457,7 @@ pub fn inspect(
                         _ => continue,
                     }
                 }
+                Seen::Key { .. } | Seen::Image { .. } if limits.build_only => continue,
                 Seen::Key { span, bbox } => match zone {
                     Some(z) if bbox.outside(&z) > 0.1 => (
                         Code::PreflightSafeZone,
@@ -411,8 +496,12 @@ pub fn inspect(
                 diag,
             );
         }
-        for (key, text, span, more, worst) in cut {
-            let d = clipped_text(&what, &plan.locale, &text, more, worst / PT_PER_MM);
+        for (key, text, span, more, worst, field) in cut {
+            let whose = match &field {
+                Some(f) => format!("field `{f}` of {what}"),
+                None => what.clone(),
+            };
+            let d = clipped_text(&whose, &plan.locale, &text, more, worst / PT_PER_MM);
             push(
                 &mut out,
                 &mut reported,
@@ -505,6 +594,25 @@ fn clipped_text(what: &str, locale: &str, text: &str, more: usize, by_mm: f64) -
         }
     ))
     .expected("text that fits its box: shorten it, or let the layout shrink it (a fitted text box)")
+}
+
+fn missing_glyph(what: &str, locale: &str, chars: &str, text: &str) -> Diagnostic {
+    let codes: Vec<String> = chars
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .map(|c| format!("U+{:04X}", c as u32))
+        .collect();
+    Diagnostic::new(
+        Code::MissingGlyph,
+        format!("text of {what} ({locale}) has characters no font in `fonts/` can draw"),
+    )
+    .found(format!(
+        "«{}» in «{}» ({})",
+        chars.trim(),
+        short(text),
+        codes.join(", ")
+    ))
+    .expected("characters the project's fonts have: add a font that has them to `fonts/`, or change the text")
 }
 
 fn low_resolution(what: &str, locale: &str, ppi: f64, w_mm: f64, h_mm: f64, min: f64) -> Diagnostic {
