@@ -79,7 +79,19 @@ codes! {
     DeckFormat = "E028", "deck-format", Error, "A deck list cannot be read: a line is not `N Card name`, a count is not a number (reported by `deck`).";
     UnknownCard = "E029", "deck-unknown-card", Error, "A deck list names a card the game does not have (reported by `deck`).";
     DeckRule = "E030", "deck-rule", Error, "A deck or army breaks one of the game's construction rules (reported by `deck`).";
-    EngineData = "E031", "engine-data", Error, "A table the game's rules engine reads from the pack (boards, units, cards, facts its rules quote) is missing or inconsistent.";
+    PreflightTextSize = "W040", "preflight-text-size", Warning, "Printed text is smaller than the minimum size (6 pt unless `--min-text` says otherwise; reported by `preflight`).";
+    PreflightSafeZone = "W041", "preflight-safe-zone", Warning, "Text or a key element of a piece reaches outside its safe zone, where a cut slightly off the line would touch it (reported by `preflight`).";
+    PreflightClippedText = "W042", "preflight-clipped-text", Warning, "Text does not fit its box and is cut off where it is printed (reported by `preflight`).";
+    PreflightImageResolution = "W043", "preflight-image-resolution", Warning, "A raster image prints below 300 pixels per inch at its size on the piece (reported by `preflight`).";
+    ShopSize = "W044", "shop-size", Warning, "A print shop sells no card of this kind's size: its decks are left out of that shop's export (reported by `export --shop`).";
+    MalformedMarkup = "E045", "malformed-markup", Error, "A text's markup is malformed: a `**` or `*` that opens bold or italic text is never closed.";
+    UnknownIcon = "E046", "unknown-icon", Error, "A text names an icon (`:name:`) that game.yaml does not declare under `icons:`.";
+    BadAsset = "E047", "bad-asset", Error, "An icon or artwork file of the pack cannot be used: missing (icons), not decodable, too large, a link, or outside the pack.";
+    MissingArt = "W048", "missing-art", Warning, "An image field names artwork that does not exist yet: the kit prints a labelled placeholder.";
+    LowResolutionArt = "W049", "low-resolution-art", Warning, "Artwork has fewer than 300 pixels per inch at the size it prints.";
+    UnknownFont = "E050", "unknown-font", Error, "A font family the pack or a layout asks for is not in `fonts/`: pnpkit never falls back to another font.";
+    MissingGlyph = "W051", "missing-glyph", Warning, "A text has a character that no font in `fonts/` can draw (reported by `build` and `preflight`).";
+    EngineData = "E052", "engine-data", Error, "A table the game's rules engine reads from the pack (boards, units, cards, facts its rules quote) is missing or inconsistent.";
 }
 
 /// Identifies a file in a [`SourceMap`].
@@ -97,14 +109,14 @@ pub struct Span {
 }
 
 /// A source file as read from disk.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct SourceFile {
     pub path: PathBuf,
     pub text: Arc<str>,
 }
 
 /// Every file read during a run, so diagnostics can show snippets.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct SourceMap {
     files: Vec<SourceFile>,
 }
@@ -316,36 +328,38 @@ fn render_one(d: &Diagnostic, sources: &SourceMap, renderer: &Renderer) -> Strin
                     .map(|l| sources.path(l.span.file).display().to_string()),
             )
             .collect();
-        let mut snippet = Snippet::source(&*file.text).path(path_strings[0].as_str()).fold(true);
-        let primary = AnnotationKind::Primary.span(span.start..span.end.max(span.start));
+        // Related labels in the same file share the snippet; others get their own.
+        let same: Vec<&Label> = d.related.iter().filter(|l| l.span.file == span.file).collect();
+        let (text, base, line) = window(&file.text, std::iter::once(span).chain(same.iter().map(|l| l.span)));
+        let mut snippet = Snippet::source(text)
+            .line_start(line)
+            .path(path_strings[0].as_str())
+            .fold(true);
+        let primary = AnnotationKind::Primary.span(span.start - base..span.end.max(span.start) - base);
         let primary = match &d.label {
             Some(l) => primary.label(l.as_str()),
             None => primary,
         };
         snippet = snippet.annotation(primary);
-        // Related labels in the same file share the snippet; others get their own.
-        let mut others = Vec::new();
-        for (i, l) in d.related.iter().enumerate() {
-            if l.span.file == span.file {
-                snippet = snippet.annotation(
-                    AnnotationKind::Context
-                        .span(l.span.start..l.span.end)
-                        .label(l.message.as_str()),
-                );
-            } else {
-                others.push((i, l));
-            }
+        for l in &same {
+            snippet = snippet.annotation(
+                AnnotationKind::Context
+                    .span(l.span.start - base..l.span.end - base)
+                    .label(l.message.as_str()),
+            );
         }
         group = group.element(snippet);
-        for (i, l) in others {
+        for (i, l) in d.related.iter().enumerate().filter(|(_, l)| l.span.file != span.file) {
             let f = sources.get(l.span.file);
+            let (text, base, line) = window(&f.text, std::iter::once(l.span));
             group = group.element(
-                Snippet::source(&*f.text)
+                Snippet::source(text)
+                    .line_start(line)
                     .path(path_strings[i + 1].as_str())
                     .fold(true)
                     .annotation(
                         AnnotationKind::Context
-                            .span(l.span.start..l.span.end)
+                            .span(l.span.start - base..l.span.end - base)
                             .label(l.message.as_str()),
                     ),
             );
@@ -370,6 +384,37 @@ fn render_one(d: &Diagnostic, sources: &SourceMap, renderer: &Renderer) -> Strin
         report.push(Group::with_title(Level::HELP.secondary_title(h.as_str())));
     }
     renderer.render(&report)
+}
+
+/// The whole lines of `text` that hold `spans`: the slice, its byte offset
+/// and its first line number. The renderer then reads a few lines, not the
+/// whole file, so printing many diagnostics of a large file stays linear.
+fn window(text: &str, spans: impl Iterator<Item = Span>) -> (&str, usize, usize) {
+    let mut lo: Option<Span> = None;
+    let mut hi = 0;
+    for s in spans {
+        let s = Span {
+            start: s.start.min(text.len()),
+            end: s.end.min(text.len()),
+            ..s
+        };
+        if lo.is_none_or(|l| s.start < l.start) {
+            lo = Some(s);
+        }
+        hi = hi.max(s.end).max(s.start);
+    }
+    let Some(lo) = lo else {
+        return (text, 0, 1);
+    };
+    // Only trust a span's line number when the slice starts a line of the text.
+    let mut start = lo.start;
+    while start > 0 && !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[hi..].find('\n').map_or(text.len(), |i| hi + i);
+    let line = if lo.line >= 1 { lo.line as usize } else { 1 };
+    (&text[start..end], start, line)
 }
 
 /// The machine-readable form of one diagnostic.

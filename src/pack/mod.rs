@@ -1,6 +1,8 @@
 //! Finding and reading game packs: the data directory, each pack's
 //! `game.yaml` and component files. I/O lives here and in `cmd/`.
 
+pub mod assets;
+pub mod construction;
 pub mod decl;
 pub mod reader;
 pub mod yaml;
