@@ -92,6 +92,8 @@ codes! {
     UnknownFont = "E050", "unknown-font", Error, "A font family the pack or a layout asks for is not in `fonts/`: pnpkit never falls back to another font.";
     MissingGlyph = "W051", "missing-glyph", Warning, "A text has a character that no font in `fonts/` can draw (reported by `build` and `preflight`).";
     EngineData = "E052", "engine-data", Error, "A table the game's rules engine reads from the pack (boards, units, cards, facts its rules quote) is missing or inconsistent.";
+    EffectInvalid = "E053", "effect-invalid", Error, "A card effect does not fit the game's effect vocabulary: an undeclared timing, target, condition, outcome, duration, limit or resource, or an amount outside its declared bounds.";
+    EffectText = "E054", "effect-text", Error, "A text's numbers contradict the structured effect it describes: a number the effect does not state, or an amount of the effect the text never gives.";
 }
 
 /// Identifies a file in a [`SourceMap`].

@@ -60,6 +60,7 @@ fn show(v: &crate::model::FieldValue, locale: &str, html: bool) -> String {
             .map(|(k, x)| format!("{}: {}", esc(k), show(x, locale, html)))
             .collect::<Vec<_>>()
             .join("; "),
+        FieldValue::Effect(e) => esc(&crate::model::effects::summary(e)),
     }
 }
 

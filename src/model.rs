@@ -10,6 +10,7 @@ use serde::Serialize;
 use crate::diag::Span;
 
 pub mod construction;
+pub mod effects;
 pub mod reference;
 
 pub use construction::Construction;
@@ -113,6 +114,12 @@ pub enum FieldType {
     Image {
         size: Option<Size>,
     },
+    /// A structured card effect in the pack's effect vocabulary
+    /// ([`effects::Effect`]); `text` names the sibling field whose text
+    /// describes it, so `check` can hold the two together.
+    Effect {
+        text: Option<String>,
+    },
 }
 
 impl FieldType {
@@ -131,11 +138,13 @@ impl FieldType {
             FieldType::List { .. } => "list",
             FieldType::Record { .. } => "record",
             FieldType::Image { .. } => "image",
+            FieldType::Effect { .. } => "effect",
         }
     }
 
     pub const NAMES: &'static [&'static str] = &[
         "int", "number", "bool", "string", "text", "enum", "color", "ref", "member", "cell", "list", "record", "image",
+        "effect",
     ];
 }
 
@@ -211,6 +220,7 @@ pub enum FieldValue {
     Text(Text),
     List(Vec<FieldValue>),
     Record(IndexMap<String, FieldValue>),
+    Effect(Box<effects::Effect>),
 }
 
 impl FieldValue {
@@ -366,6 +376,9 @@ pub struct Game {
     /// The pack's icon and art files, by the path layouts read them at (`/pack/…`).
     #[serde(skip)]
     pub assets: std::sync::Arc<Vec<(String, std::sync::Arc<Vec<u8>>)>>,
+    /// The words card effects use (`effects:` in game.yaml); empty when none.
+    #[serde(skip)]
+    pub effects: effects::Vocabulary,
 }
 
 impl Game {

@@ -131,6 +131,7 @@ fn field_schema(spec: &FieldSpec, locales: &[String]) -> Value {
                 .collect();
             json!({"type": "object", "properties": props, "required": required, "additionalProperties": false})
         }
+        FieldType::Effect { .. } => json!({"type": ["object", "array"]}),
     };
     s["description"] = json!(description);
     if !spec.required && spec.default.is_none() && !matches!(spec.ty, FieldType::Text | FieldType::Record { .. }) {

@@ -904,7 +904,7 @@ fn typed(cell: &str, key: &str, kind: &Kind) -> Result<Node, Box<Diagnostic>> {
         ) => str_node(cell),
         Some(FieldType::Text) => str_node(cell),
         // Lists, records, `sample` and unknown columns: YAML in the cell.
-        Some(FieldType::List { .. } | FieldType::Record { .. }) | None => {
+        Some(FieldType::List { .. } | FieldType::Record { .. } | FieldType::Effect { .. }) | None => {
             if key == "sample" && t == "true" {
                 return Ok(node(Value::Bool(true)));
             }

@@ -5,7 +5,10 @@
 //! `<RULE>-legal[-what].yaml` or `<RULE>-illegal[-what].yaml`. An illegal one
 //! starts with a comment saying where it must fail:
 //! `# violation: UM-3 at turn 2 action 1` (or `at turn 2` for the turn
-//! itself, or `at setup`).
+//! itself, or `at setup`), or, for an automatic effect a log forgets,
+//! `# checkpoint: damage.Ana.cover-left at turn 2 action 3` (the checkpoint
+//! that must fail there). A log about a card effect also names the card the
+//! refusal must cite: `# card: botiquin`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -50,6 +53,14 @@ fn expected_violation(text: &str) -> Option<(String, Option<usize>, Option<usize
     Some((rule.trim().to_string(), num("turn"), num("action")))
 }
 
+/// `# checkpoint: damage.Ana.cover-left at turn 2 action 3` → (path, turn, action).
+fn expected_checkpoint(text: &str) -> Option<(String, Option<usize>, Option<usize>)> {
+    let line = text.lines().find_map(|l| l.strip_prefix("# checkpoint: "))?;
+    let (path, at) = line.split_once(" at ")?;
+    let (_, turn, action) = expected_violation(&format!("# violation: - at {at}"))?;
+    Some((path.trim().to_string(), turn, action))
+}
+
 fn rel(p: &Path) -> PathBuf {
     p.strip_prefix(root()).unwrap().to_path_buf()
 }
@@ -64,12 +75,6 @@ fn golden_logs_fail_where_they_say_and_legal_ones_replay() {
             let report = run(&rel(&path));
             let shown = human(&report, false);
             if name.contains("-illegal") {
-                let (rule, turn, action) = expected_violation(&text)
-                    .unwrap_or_else(|| panic!("{name}: no `# violation: RULE at turn T action A` line"));
-                assert!(
-                    name.starts_with(&format!("{rule}-")),
-                    "{name}: file name and violation line disagree"
-                );
                 let replay = report
                     .replay
                     .as_ref()
@@ -78,13 +83,35 @@ fn golden_logs_fail_where_they_say_and_legal_ones_replay() {
                     .failure
                     .as_ref()
                     .unwrap_or_else(|| panic!("{name}: replayed as legal\n{shown}"));
-                assert_eq!(f.kind, FailureKind::Illegal, "{name}\n{shown}");
-                assert_eq!(f.rule, Some(rule.as_str()), "{name}: wrong rule\n{shown}");
-                assert_eq!((f.turn, f.action), (turn, action), "{name}: wrong position\n{shown}");
-                assert!(
-                    report.rule_title.is_some(),
-                    "{name}: rule has no title in the reference"
-                );
+                if let Some((path, turn, action)) = expected_checkpoint(&text) {
+                    assert_eq!(f.kind, FailureKind::Checkpoint, "{name}\n{shown}");
+                    assert!(
+                        f.message.contains(&format!("`{path}`")),
+                        "{name}: wrong checkpoint\n{shown}"
+                    );
+                    assert_eq!((f.turn, f.action), (turn, action), "{name}: wrong position\n{shown}");
+                } else {
+                    let (rule, turn, action) = expected_violation(&text)
+                        .unwrap_or_else(|| panic!("{name}: no `# violation: RULE at turn T action A` line"));
+                    assert!(
+                        name.starts_with(&format!("{rule}-")),
+                        "{name}: file name and violation line disagree"
+                    );
+                    assert_eq!(f.kind, FailureKind::Illegal, "{name}\n{shown}");
+                    assert_eq!(f.rule, Some(rule.as_str()), "{name}: wrong rule\n{shown}");
+                    assert_eq!((f.turn, f.action), (turn, action), "{name}: wrong position\n{shown}");
+                    assert!(
+                        report.rule_title.is_some(),
+                        "{name}: rule has no title in the reference"
+                    );
+                }
+                if let Some(card) = text.lines().find_map(|l| l.strip_prefix("# card: ")) {
+                    let said = format!("{} {} {}", f.message, f.expected, f.found);
+                    assert!(
+                        said.contains(&format!("`{}`", card.trim())),
+                        "{name}: the refusal does not cite `{card}`\n{shown}"
+                    );
+                }
                 insta::assert_snapshot!(format!("log-{id}-{name}"), shown);
             } else {
                 assert!(

@@ -4,6 +4,7 @@
 //! counts are checked once every component is known.
 
 pub mod assets;
+pub mod effects;
 pub mod value;
 
 use std::collections::HashMap;
@@ -141,6 +142,7 @@ fn check_pack(dir: &Path, limits: &Limits, report: &mut Report) -> Result<(), Lo
                 kind,
                 locales: &decl_ref.locales,
                 decl_span: &decl_span,
+                effects: &decl_ref.effects,
             };
             for item in items {
                 if let Some(c) = value::component(item, &ctx, &mut diags, &mut pending) {
@@ -205,6 +207,7 @@ fn check_pack(dir: &Path, limits: &Limits, report: &mut Report) -> Result<(), Lo
     let mut files = assets::icons(&decl, dir, &mut diags);
     files.extend(assets::art(dir, &decl.kinds, &decl.sizes, &components, &mut diags));
     let fonts = check_fonts(&decl, &mut diags);
+    effects::check_texts(&decl.kinds, &components, &mut diags);
     let game = Game {
         id: decl.id,
         name: decl.name,
@@ -220,6 +223,7 @@ fn check_pack(dir: &Path, limits: &Limits, report: &mut Report) -> Result<(), Lo
         icons: decl.icons.into_iter().map(|(k, (t, _))| (k, t)).collect(),
         fonts,
         assets: std::sync::Arc::new(files),
+        effects: decl.effects,
     };
     // The rules engine reads validated data: its tables are checked once
     // the pack itself is clean (docs/architecture.md, "Rules engines").

@@ -41,6 +41,8 @@ pub struct Ctx<'a> {
     pub locales: &'a [String],
     /// Where each top-level field of the kind was declared in game.yaml.
     pub decl_span: &'a dyn Fn(&str) -> Option<Span>,
+    /// The pack's effect vocabulary, for fields of type `effect`.
+    pub effects: &'a crate::model::effects::Vocabulary,
 }
 
 struct MemberUse {
@@ -94,6 +96,7 @@ pub fn component(node: &Node, ctx: &Ctx, diags: &mut Vec<Diagnostic>, pending: &
                 field_spans.insert(fname.clone(), v.span);
                 let mut vctx = VCtx {
                     locales: ctx.locales,
+                    effects: ctx.effects,
                     diags,
                     pending,
                     uses: &mut uses,
@@ -320,6 +323,7 @@ fn read_sample(n: &Node, kind: &Kind, what: &str, diags: &mut Vec<Diagnostic>) -
 
 struct VCtx<'a, 'b> {
     locales: &'a [String],
+    effects: &'a crate::model::effects::Vocabulary,
     diags: &'b mut Vec<Diagnostic>,
     pending: &'b mut Pending,
     uses: &'b mut Vec<MemberUse>,
@@ -361,6 +365,9 @@ pub fn describe(spec: &FieldSpec) -> String {
             "a mapping with {}",
             quote_list(&fields.keys().map(String::as_str).collect::<Vec<_>>())
         ),
+        FieldType::Effect { .. } => {
+            "an effect: `{when: …, do: {…}}` or a list of such clauses (docs/effects.md)".into()
+        }
     }
 }
 
@@ -630,6 +637,9 @@ fn value(node: &Node, spec: &FieldSpec, what: &str, cx: &mut VCtx) -> Option<Fie
             let known: Vec<&str> = fields.keys().map(String::as_str).collect();
             m.finish(&known, cx.diags);
             Some(FieldValue::Record(out))
+        }
+        FieldType::Effect { .. } => {
+            crate::pack::effects::read_effect(node, cx.effects, what, cx.diags).map(|e| FieldValue::Effect(Box::new(e)))
         }
     }
 }

@@ -25,6 +25,7 @@ const GAME_KEYS: &[&str] = &[
     "construction",
     "icons",
     "fonts",
+    "effects",
 ];
 const KIND_KEYS: &[&str] = &["name", "size", "shape", "fields", "rules", "variants"];
 const RULE_KEYS: &[&str] = &["id", "when", "require", "forbid", "expect", "match", "message"];
@@ -50,6 +51,8 @@ pub struct Decl {
     pub icons: IndexMap<String, (Text, Span)>,
     /// Font families the pack's layouts use, by role (`title: "DejaVu Sans"`), and where.
     pub fonts: IndexMap<String, (String, Span)>,
+    /// The words card effects use (`effects:`, docs/effects.md).
+    pub effects: crate::model::effects::Vocabulary,
 }
 
 /// Reads `rule_ids: {prefix: OW, count: 16}` into `OW-1` … `OW-16`.
@@ -154,6 +157,10 @@ pub fn read_decl(root: &Node, folder: &str, diags: &mut Vec<Diagnostic>) -> Opti
         .take("fonts")
         .map(|n| super::assets::read_fonts(n, diags))
         .unwrap_or_default();
+    let effects = m
+        .take("effects")
+        .map(|n| super::effects::read_vocabulary(n, diags))
+        .unwrap_or_default();
     m.finish(GAME_KEYS, diags);
     Some(Decl {
         id: id.unwrap_or_else(|| folder.to_owned()),
@@ -168,6 +175,7 @@ pub fn read_decl(root: &Node, folder: &str, diags: &mut Vec<Diagnostic>) -> Opti
         construction,
         icons,
         fonts,
+        effects,
     })
 }
 
@@ -699,6 +707,14 @@ fn read_field_spec(
                 })
             });
             FieldType::Image { size }
+        }
+        "effect" => {
+            keys.push("text");
+            // `text: feature`: the sibling field whose text describes the effect.
+            let text = m
+                .take("text")
+                .and_then(|n| read_str(n, &format!("`text` of {what}"), diags).map(str::to_owned));
+            FieldType::Effect { text }
         }
         "record" => {
             keys.push("fields");

@@ -6,6 +6,7 @@
 //! - [`piles`]: card piles as counts per card index (hands, decks, discard
 //!   piles).
 //! - [`dice`]: dice faces, roll-offs and random rolls.
+//! - [`effects`]: the card-effect interpreter (docs/effects.md).
 //! - [`pack`]: reading the tables an engine needs from the validated pack,
 //!   every problem a located `engine-data` diagnostic.
 //!
@@ -14,6 +15,7 @@
 //! engines").
 
 pub mod dice;
+pub mod effects;
 pub mod graph;
 pub mod ids;
 pub mod pack;

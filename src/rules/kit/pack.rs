@@ -219,6 +219,36 @@ impl<'g> Reader<'g> {
         }
     }
 
+    /// The compiled effect in `value` (a field of type `effect` of `c`, or
+    /// one inside its list or record field `field`); a checked effect that
+    /// uses a word this engine does not interpret is reported.
+    pub fn effect<V: super::effects::Vocab>(
+        &mut self,
+        c: &Component,
+        field: &str,
+        value: Option<&FieldValue>,
+    ) -> super::effects::Def<V> {
+        let Some(FieldValue::Effect(e)) = value else {
+            return super::effects::Def::none();
+        };
+        match super::effects::compile::<V>(e) {
+            Ok(d) => d,
+            Err(word) => {
+                self.error(
+                    c,
+                    field,
+                    format!(
+                        "the effect of {} `{}` uses {word}, which the engine does not interpret",
+                        c.kind, c.id
+                    ),
+                    "the words this engine interprets (docs/effects.md), or `unchecked: <why>` on the effect",
+                    word,
+                );
+                super::effects::Def::none()
+            }
+        }
+    }
+
     /// Whether a problem was reported so far.
     pub fn failed(&self) -> bool {
         !self.diags.is_empty()

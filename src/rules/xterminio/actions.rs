@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::effects::{Ch, Out, Spot};
+
 /// A slot of a player's BATTLE (ids as in the mat's `slots`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -73,12 +75,8 @@ fn is_zero(n: &u8) -> bool {
     *n == 0
 }
 
-fn is_false(b: &bool) -> bool {
-    !*b
-}
-
 /// An interception declared against an attack (XT-11).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Intercept {
     /// The intercepting character's slot (defender's BATTLE).
@@ -86,9 +84,16 @@ pub struct Intercept {
     /// Which of its attacks (1-based), an interception one.
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub attack: u8,
+    /// An action card the attacker plays in answer (it cancels the
+    /// interception: `chillido`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
 }
 
-/// The recorded outcome of a card text.
+/// The recorded outcome of a card's effect: its choices (targets, cards)
+/// and amounts, checked against the card's effect (docs/effects.md). Slots
+/// are the acting player's own for `heal`, `ready`, `bonus`, `deploy` and
+/// `fly`, the opponent's for `damage`, `stun` and `place`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Effect {
@@ -104,12 +109,75 @@ pub struct Effect {
     /// The acting player's exhausted characters that are readied.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ready: Vec<Slot>,
-    /// Opponent's characters stunned (until the end of their owner's turn).
+    /// Opponent's characters stunned.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub stun: Vec<Slot>,
-    /// A fixed action's card leaves play (ability only).
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub expire: bool,
+    /// Extra damage for the acting player's character, by slot (lasting).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub bonus: BTreeMap<Slot, u8>,
+    /// The opponent's slot a fixed action is laid on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub place: Option<Slot>,
+    /// Characters from CAMP into the acting player's slots.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub deploy: BTreeMap<Slot, String>,
+    /// Cards taken from the acting player's deck into CAMP.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fetch: Vec<String>,
+    /// The slot the card's character flies to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fly: Option<Slot>,
+}
+
+impl Effect {
+    pub fn is_empty(&self) -> bool {
+        *self == Effect::default()
+    }
+
+    /// The outcome as the interpreter's changes, for player `who`.
+    pub fn changes(&self, who: usize) -> Vec<Ch> {
+        let own = |sl: Slot| Some(Spot::new(who, sl));
+        let theirs = |sl: Slot| Some(Spot::new(1 - who, sl));
+        let mut out = Vec::new();
+        let mut push = |out_: Out, obj: Option<Spot>, n: u8| {
+            out.push(Ch {
+                out: out_,
+                obj,
+                n: i16::from(n),
+            })
+        };
+        for (&sl, &n) in &self.damage {
+            push(Out::Damage, theirs(sl), n);
+        }
+        for (&sl, &n) in &self.heal {
+            push(Out::Heal, own(sl), n);
+        }
+        if self.energy > 0 {
+            push(Out::Energy, None, self.energy);
+        }
+        for &sl in &self.ready {
+            push(Out::Ready, own(sl), 1);
+        }
+        for &sl in &self.stun {
+            push(Out::Stun, theirs(sl), 1);
+        }
+        for (&sl, &n) in &self.bonus {
+            push(Out::DamageBonus, own(sl), n);
+        }
+        if let Some(sl) = self.place {
+            push(Out::Place, theirs(sl), 1);
+        }
+        for &sl in self.deploy.keys() {
+            push(Out::Deploy, own(sl), 1);
+        }
+        for _ in &self.fetch {
+            push(Out::Fetch, None, 1);
+        }
+        if let Some(sl) = self.fly {
+            push(Out::Fly, own(sl), 1);
+        }
+        out
+    }
 }
 
 /// One step of a turn.
@@ -159,6 +227,13 @@ pub enum Action {
         target: Slot,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         intercept: Option<Intercept>,
+        /// An action card the defender plays in answer (it cancels the
+        /// attack: `granada-de-humo`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        answer: Option<String>,
+        /// The choices of the attack's text (`damage` to a second enemy).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        effect: Option<Effect>,
     },
     /// Attack phase: an attack for points (XT-2).
     PointAttack {

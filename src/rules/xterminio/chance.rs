@@ -4,15 +4,14 @@
 use std::collections::BTreeMap;
 
 use super::Xterminio;
-use super::actions::{Action, Effect, Slot};
-use super::rule;
+use super::actions::{Action, Slot};
 use super::setup::{Mode, PlayerSetup, Setup};
 use super::state::{CHAR_DECK, SUPPORT_DECK, State};
 use super::tables::Kind;
 
 impl Xterminio {
-    /// The player's choice in `a`: drawn cards as the decks they came from,
-    /// outcomes cleared.
+    /// The player's choice in `a`: drawn cards as the decks they came from
+    /// (an effect's outcome is a choice and stays).
     pub(super) fn canonical(&self, a: &Action) -> Action {
         match a {
             Action::Draw { cards } => {
@@ -27,29 +26,12 @@ impl Xterminio {
                 c.sort();
                 Action::Draw { cards: c }
             }
-            Action::Play { card, by, .. } => Action::Play {
-                card: card.clone(),
-                by: by.clone(),
-                effect: None,
-            },
-            Action::Ability { card, by, .. } => Action::Ability {
-                card: card.clone(),
-                by: by.clone(),
-                effect: None,
-            },
             other => other.clone(),
         }
     }
 
-    /// Fills the chance fields of `a` (and an ability's outcome).
+    /// Fills the chance fields of `a` (the cards drawn).
     pub(super) fn fill_chance(&self, s: &State, a: &mut Action, rng: &mut fastrand::Rng) {
-        if let Action::Ability { by, effect, .. } = a {
-            if effect.is_none() {
-                let who = self.actor(s, by, rule::TURN).unwrap_or(s.to_move);
-                *effect = Some(self.random_effect(s, who, rng));
-            }
-            return;
-        }
         let Action::Draw { cards } = a else {
             return;
         };
@@ -165,29 +147,5 @@ impl Xterminio {
             first: names[rng.usize(..2)].to_string(),
             players,
         }
-    }
-
-    /// A plausible recorded outcome of a card text: 1 damage to an enemy,
-    /// 1 healed on a wounded character of the player's, or 1 ENERGY.
-    pub(super) fn random_effect(&self, s: &State, who: usize, rng: &mut fastrand::Rng) -> Effect {
-        let pick = |side: usize, wounded: bool| -> Vec<Slot> {
-            Slot::CHARACTER
-                .into_iter()
-                .filter(|sl| Self::fighter(s, side, *sl).is_some_and(|f| !wounded || f.damage > 0))
-                .collect()
-        };
-        let mut e = Effect::default();
-        match rng.u8(..3) {
-            0 if !pick(1 - who, false).is_empty() => {
-                let t = pick(1 - who, false);
-                e.damage.insert(t[rng.usize(..t.len())], 1);
-            }
-            1 if !pick(who, true).is_empty() => {
-                let t = pick(who, true);
-                e.heal.insert(t[rng.usize(..t.len())], 1);
-            }
-            _ => e.energy = 1,
-        }
-        e
     }
 }

@@ -4,8 +4,15 @@
 
 use super::Xterminio;
 use super::actions::{Action, Effect, Intercept, Slot};
+use super::effects::{Cond, Ctx, Out, Spot, When};
 use super::state::{CHAR_DECK, Phase, SUPPORT_DECK, State};
 use super::tables::Kind;
+use crate::rules::kit::effects::{self as fx, Count, Host, Src};
+
+/// Near misses: one more than allowed on some targets.
+fn rand_bump(obj: Option<Spot>) -> bool {
+    obj.is_some_and(|o| (o.slot as u8 + o.side) % 2 == 0)
+}
 
 impl Xterminio {
     /// Every legal action in `s`, chance fields in canonical form.
@@ -17,21 +24,6 @@ impl Xterminio {
         self.superset(s, false, &mut None, &mut all);
         all.retain(|a| match a {
             Action::Draw { .. } => self.draw_split_ok(s, a),
-            // Listed in canonical form (no effect): legal when the card may
-            // act at all, since gaining 1 ENERGY is always a valid outcome.
-            Action::Ability { card, by, effect: None } => self
-                .check(
-                    s,
-                    &Action::Ability {
-                        card: card.clone(),
-                        by: by.clone(),
-                        effect: Some(Effect {
-                            energy: 1,
-                            ..Effect::default()
-                        }),
-                    },
-                )
-                .is_ok(),
             _ => self.check(s, a).is_ok(),
         });
         all
@@ -165,28 +157,54 @@ impl Xterminio {
                         continue;
                     }
                     for &target in &theirs {
-                        out.push(Action::Attack {
-                            attacker: from,
-                            attack: k,
-                            target,
-                            intercept: None,
-                        });
+                        let texts = self.attack_choices(s, Spot::new(p, from), k, Spot::new(q, target), wide);
+                        for effect in &texts {
+                            out.push(Action::Attack {
+                                attacker: from,
+                                attack: k,
+                                target,
+                                intercept: None,
+                                answer: None,
+                                effect: effect.clone(),
+                            });
+                        }
+                        for card in self.answers(s, q, When::AttackDeclared, wide) {
+                            out.push(Action::Attack {
+                                attacker: from,
+                                attack: k,
+                                target,
+                                intercept: None,
+                                answer: Some(card),
+                                effect: None,
+                            });
+                        }
                         for &by in &theirs {
                             let Some(g) = Self::fighter(s, q, by) else { continue };
-                            if !wide && (g.exhausted || g.stunned) {
+                            if !wide && g.exhausted {
                                 continue;
                             }
                             for (j, st) in self.t.get(g.card).attacks.iter().enumerate() {
                                 if st.interception && (wide || st.cost <= s.p[q].energy) {
-                                    out.push(Action::Attack {
-                                        attacker: from,
-                                        attack: k,
-                                        target,
-                                        intercept: Some(Intercept {
-                                            by,
-                                            attack: j as u8 + 1,
-                                        }),
-                                    });
+                                    let mut answers: Vec<Option<String>> = vec![None];
+                                    answers.extend(
+                                        self.answers(s, p, When::InterceptionDeclared, wide)
+                                            .into_iter()
+                                            .map(Some),
+                                    );
+                                    for answer in answers {
+                                        out.push(Action::Attack {
+                                            attacker: from,
+                                            attack: k,
+                                            target,
+                                            intercept: Some(Intercept {
+                                                by,
+                                                attack: j as u8 + 1,
+                                                answer,
+                                            }),
+                                            answer: None,
+                                            effect: texts.first().cloned().flatten(),
+                                        });
+                                    }
                                 }
                             }
                         }
@@ -201,12 +219,15 @@ impl Xterminio {
                     let intercept = rng.bool().then(|| Intercept {
                         by: pick(rng),
                         attack: rng.u8(1..=3),
+                        answer: None,
                     });
                     out.push(Action::Attack {
                         attacker,
                         attack: rng.u8(1..=3),
                         target,
                         intercept,
+                        answer: None,
+                        effect: None,
                     });
                 }
             }
@@ -250,34 +271,200 @@ impl Xterminio {
         }
         out.push(Action::EndTurn);
         out.push(Action::Pass);
-        // Action cards and abilities, by either player.
+        // Action cards and abilities, by either player, with every outcome
+        // their effects allow (and, for near misses, some they do not).
         for a in [p, q] {
             let by = (a != p).then(|| s.names[a].clone());
             for c in distinct(s.p[a].hand.counts()) {
-                if wide || self.t.get(c).kind == Kind::Action && s.window != Some(a) {
+                if self.t.get(c).kind != Kind::Action && !wide || s.window == Some(a) && !wide {
+                    continue;
+                }
+                let Some(d) = self.t.get(c).effect else { continue };
+                let src = Src {
+                    card: d,
+                    owner: a as u8,
+                    at: None,
+                };
+                let ctx = self.ctx_for(s, a, &[When::Play]);
+                for effect in self.choices(&ctx, s, &src, a, wide) {
                     out.push(Action::Play {
                         card: id(c),
                         by: by.clone(),
-                        effect: None,
+                        effect,
                     });
                 }
             }
-            let mut sources: Vec<u8> = s.p[a].battle.iter().flatten().map(|f| f.card).collect();
-            sources.extend(s.p[a].battle.iter().flatten().filter_map(|f| f.equipment));
-            sources.extend(s.p[a].zone);
-            sources.extend(s.p[a].energy_eq);
-            sources.extend(s.p[a].fixed.iter().copied());
-            sources.retain(|&c| wide || self.t.get(c).text && s.p[a].used[c as usize] < Self::in_play(&s.p[a], c));
-            sources.sort_unstable();
-            sources.dedup();
-            for c in sources {
-                out.push(Action::Ability {
-                    card: id(c),
-                    by: by.clone(),
-                    effect: None,
-                });
+            let mut srcs = Vec::new();
+            self.sources_of(s, a, &mut srcs);
+            if wide {
+                // Someone else's cards, as if they were this player's.
+                self.sources_of(s, 1 - a, &mut srcs);
+            }
+            let mut open = vec![];
+            if Self::main_open(s, a) || wide {
+                open.push(When::Main);
+            }
+            if a == p && s.upkeep || wide {
+                open.push(When::Upkeep);
+            }
+            let ctx = self.ctx_for(s, a, &open);
+            let mut seen: Vec<(u16, Option<Effect>)> = Vec::new();
+            for src in srcs {
+                if !self.t.defs[usize::from(src.card)].clauses.iter().any(|c| !c.auto) {
+                    continue;
+                }
+                let mine = Src { owner: a as u8, ..src };
+                for effect in self.choices(&ctx, s, &mine, a, wide) {
+                    if seen.iter().any(|(d, e)| *d == src.card && *e == effect) {
+                        continue;
+                    }
+                    seen.push((src.card, effect.clone()));
+                    out.push(Action::Ability {
+                        card: self.t.id(self.t.def_card[usize::from(src.card)]).to_string(),
+                        by: by.clone(),
+                        effect,
+                    });
+                }
             }
         }
+    }
+
+    /// The action cards player `a` holds that answer at `when`.
+    fn answers(&self, s: &State, a: usize, when: When, wide: bool) -> Vec<String> {
+        self.t
+            .cards
+            .iter()
+            .enumerate()
+            .filter(|(c, info)| {
+                s.p[a].hand.count(*c) > 0
+                    && info
+                        .effect
+                        .is_some_and(|d| wide || self.t.defs[usize::from(d)].has(when))
+            })
+            .map(|(_, info)| info.id.clone())
+            .collect()
+    }
+
+    /// The outcomes an attack text may record (`None`: nothing recorded).
+    fn attack_choices(&self, s: &State, at: Spot, k: u8, target: Spot, wide: bool) -> Vec<Option<Effect>> {
+        let Some(f) = Self::fighter(s, usize::from(at.side), at.slot) else {
+            return vec![None];
+        };
+        let Some(d) = self
+            .t
+            .get(f.card)
+            .attacks
+            .get(usize::from(k) - 1)
+            .and_then(|st| st.effect)
+        else {
+            return vec![None];
+        };
+        if !self.t.defs[usize::from(d)].clauses.iter().any(|c| !c.auto) {
+            return vec![None];
+        }
+        let mut ctx = Ctx::new(self, &[When::Attack]);
+        ctx.attack = Some((at, target));
+        let src = Src {
+            card: d,
+            owner: at.side,
+            at: Some(at),
+        };
+        self.choices(&ctx, s, &src, usize::from(at.side), wide)
+    }
+
+    /// Every outcome the chosen clauses of `src` may record now: nothing,
+    /// and each target with the amount the state allows (near misses: one
+    /// more, or a target that does not qualify).
+    fn choices(&self, ctx: &Ctx, s: &State, src: &Src<Spot>, a: usize, wide: bool) -> Vec<Option<Effect>> {
+        let mut out: Vec<Option<Effect>> = vec![None];
+        let def = &self.t.defs[usize::from(src.card)];
+        for c in def.clauses.iter().filter(|c| !c.auto) {
+            let objs: Vec<Option<Spot>> = match &c.target {
+                None => vec![None],
+                Some(t) if t.count == Count::All => vec![None],
+                Some(t) => {
+                    let mut v: Vec<Option<Spot>> = ctx
+                        .candidates(s, src, t.who)
+                        .into_iter()
+                        .filter(|o| wide || t.cond.iter().all(|x| ctx.holds(s, src, x, Some(*o))))
+                        .map(Some)
+                        .collect();
+                    if wide {
+                        v.extend(Slot::CHARACTER.iter().map(|sl| Some(Spot::new(a, *sl))));
+                    }
+                    v
+                }
+            };
+            for obj in objs {
+                let mut e = Effect::default();
+                let mut extra: Vec<Effect> = Vec::new();
+                for (o, amount) in &c.out {
+                    let n = match amount {
+                        fx::Amount::Exactly(n) | fx::Amount::UpTo(n) => *n,
+                        fx::Amount::Per { .. } => 1,
+                    };
+                    let n = ctx.cap(s, src, *o, obj).map_or(n, |k| n.min(k)) + i16::from(wide && rand_bump(obj));
+                    if n <= 0 && !matches!(o, Out::Deploy | Out::Fetch | Out::Place | Out::Fly) {
+                        continue;
+                    }
+                    let n = n.clamp(0, 255) as u8;
+                    let sl = obj.map(|o| o.slot);
+                    match (o, sl) {
+                        (Out::Heal, Some(sl)) => {
+                            e.heal.insert(sl, n);
+                        }
+                        (Out::Damage, Some(sl)) => {
+                            e.damage.insert(sl, n);
+                        }
+                        (Out::Energy, _) => e.energy = n,
+                        (Out::Ready, Some(sl)) => e.ready.push(sl),
+                        (Out::Stun, Some(sl)) => e.stun.push(sl),
+                        (Out::DamageBonus, Some(sl)) => {
+                            e.bonus.insert(sl, n);
+                        }
+                        (Out::Place, Some(sl)) => e.place = Some(sl),
+                        (Out::Fly, Some(sl)) => e.fly = Some(sl),
+                        (Out::Deploy, Some(sl)) => {
+                            let mut camp: Vec<u8> = s.p[a]
+                                .camp
+                                .iter()
+                                .map(|x| x.card)
+                                .filter(|&x| self.t.get(x).kind == Kind::Character)
+                                .collect();
+                            camp.dedup();
+                            for x in camp {
+                                let mut d = e.clone();
+                                d.deploy.insert(sl, self.t.id(x).to_string());
+                                extra.push(d);
+                            }
+                        }
+                        (Out::Fetch, _) => {
+                            for (x, &k) in s.p[a].deck.counts().iter().enumerate() {
+                                let named = c.cond.iter().all(|cd| match cd {
+                                    Cond::Named(id) => self.t.card(id) == Some(x as u8),
+                                    _ => true,
+                                });
+                                if k > 0 && (named || wide) {
+                                    let mut d = e.clone();
+                                    d.fetch.push(self.t.id(x as u8).to_string());
+                                    extra.push(d);
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                if extra.is_empty() {
+                    if !e.is_empty() {
+                        out.push(Some(e));
+                    }
+                } else {
+                    out.extend(extra.into_iter().map(Some));
+                }
+            }
+        }
+        out.dedup();
+        out
     }
 
     /// A canonical draw (deck names for the cards) that a real draw could match.

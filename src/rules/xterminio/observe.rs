@@ -57,6 +57,17 @@ impl Xterminio {
             ids.sort_unstable();
             Json::from(ids)
         };
+        let fixed = |side: &Side| -> Json {
+            Json::from(
+                side.fixed
+                    .iter()
+                    .map(|f| match f.on {
+                        Some(o) => format!("{} on {}", self.t.id(f.card), o.slot.id()),
+                        None => self.t.id(f.card).to_string(),
+                    })
+                    .collect::<Vec<_>>(),
+            )
+        };
         json!({
             "turn": s.turn,
             "player": s.names[s.to_move],
@@ -68,6 +79,7 @@ impl Xterminio {
             "damage": per(&damage),
             "exhausted": per(&exhausted),
             "camp": per(&camp),
+            "fixed": per(&fixed),
         })
     }
 

@@ -106,6 +106,10 @@ impl Xterminio {
             window: None,
             point_ok: false,
             winner: None,
+            lasting: Vec::new(),
+            uses: Default::default(),
+            last: None,
+            upkeep: false,
         };
         self.begin_turn(&mut s);
         // The first player skips the draw of the first turn (XT-3).
@@ -280,7 +284,6 @@ impl Xterminio {
             zone,
             energy_eq: None,
             fixed: Vec::with_capacity(8),
-            used: vec![0; count],
             died: vec![false; count],
             energy: 0,
             score: 0,

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use super::Xterminio;
 use super::actions::Slot;
+use super::effects::{Event, Fixed, Lasting, Uses};
 use super::setup::Mode;
 use super::tables::{Kind, MAX_CARDS};
 use crate::rules::kit::Pile;
@@ -64,10 +65,8 @@ pub(super) struct Side {
     pub(super) battle: [Option<Fighter>; 5],
     pub(super) zone: Option<u8>,
     pub(super) energy_eq: Option<u8>,
-    /// Fixed action cards in play.
-    pub(super) fixed: Vec<u8>,
-    /// Abilities used this turn, by card index.
-    pub(super) used: Vec<u8>,
+    /// Fixed action cards in play, each on its slot.
+    pub(super) fixed: Vec<Fixed>,
     /// A classic copy of this character was eliminated.
     pub(super) died: Vec<bool>,
     pub(super) energy: u16,
@@ -93,6 +92,15 @@ pub struct State {
     /// The opponent ended their last turn with every character exhausted (XT-2).
     pub(super) point_ok: bool,
     pub(super) winner: Option<usize>,
+    /// Outcomes that last (`until:`), from cards played or used.
+    pub(super) lasting: Vec<Lasting>,
+    /// Uses of limited clauses this turn.
+    pub(super) uses: Uses,
+    /// The last attack or move, which some cards answer.
+    pub(super) last: Option<Event>,
+    /// The upkeep is under way: the turn's choices of upkeep effects are
+    /// open until the first main-phase action.
+    pub(super) upkeep: bool,
 }
 
 impl Xterminio {
@@ -120,17 +128,6 @@ impl Xterminio {
 
     pub(super) fn fighter(s: &State, side: usize, slot: Slot) -> Option<&Fighter> {
         slot.index().and_then(|i| s.p[side].battle[i].as_ref())
-    }
-
-    /// Copies of `c` the player has in play (ability sources).
-    pub(super) fn in_play(side: &Side, c: u8) -> u8 {
-        let mut n = 0usize;
-        for f in side.battle.iter().flatten() {
-            n += (f.card == c) as usize + (f.equipment == Some(c)) as usize;
-        }
-        n += (side.zone == Some(c)) as usize + (side.energy_eq == Some(c)) as usize;
-        n += side.fixed.iter().filter(|&&x| x == c).count();
-        n.min(u8::MAX as usize) as u8
     }
 
     /// Classic copies of `b` held in hand, CAMP and BATTLE.

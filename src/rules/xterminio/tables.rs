@@ -11,6 +11,7 @@ use crate::model::{Component, FieldValue, Game};
 use crate::rules::kit::{Graph, IdTable, Reader};
 
 use super::actions::Slot;
+use super::effects::{Def, Xv};
 
 /// Distinct cards at most (piles hold a count per card).
 pub const MAX_CARDS: usize = 128;
@@ -41,6 +42,8 @@ pub struct AttackStat {
     pub cost: u16,
     pub damage: u8,
     pub interception: bool,
+    /// The attack text's effect (index into [`Tables::defs`]).
+    pub effect: Option<u16>,
 }
 
 /// One card's rules-relevant stats.
@@ -61,9 +64,10 @@ pub struct Card {
     pub energy: bool,
     /// An action that stays in play after it is played.
     pub fixed: bool,
-    /// The card has a text (or an attack with a text) whose outcome an
-    /// `ability` step may record.
+    /// The card has a text (or an attack with a text).
     pub text: bool,
+    /// The card text's effect (index into [`Tables::defs`]).
+    pub effect: Option<u16>,
 }
 
 /// The numbers of the rules, from `facts.yaml` (and the ENERGY tracker).
@@ -101,6 +105,12 @@ pub struct Tables {
     pub n: Numbers,
     /// A standard deck per faction for random games.
     pub decks: Vec<BTreeMap<String, u32>>,
+    /// Every card and attack text as a compiled effect.
+    pub defs: Vec<Def>,
+    /// What each effect is called in messages (`botiquin`, `artificiero (attack 1)`).
+    pub def_names: Vec<String>,
+    /// The card each effect belongs to.
+    pub def_card: Vec<u8>,
 }
 
 fn bool_field(v: Option<&FieldValue>) -> bool {
@@ -111,6 +121,18 @@ impl Tables {
     pub fn new(game: &Game) -> Result<Tables, Vec<Diagnostic>> {
         let mut r = Reader::new(game);
         let mut cards: Vec<Card> = Vec::new();
+        let mut defs: Vec<Def> = Vec::new();
+        let mut def_names: Vec<String> = Vec::new();
+        let mut def_card: Vec<u8> = Vec::new();
+        let mut add_def = |d: Def, name: String, card: usize| -> Option<u16> {
+            if d.clauses.is_empty() {
+                return None;
+            }
+            defs.push(d);
+            def_names.push(name);
+            def_card.push(card.min(255) as u8);
+            Some((defs.len() - 1) as u16)
+        };
         let mut bases: Vec<(usize, &Component, String)> = Vec::new();
         for (kind_id, kind) in [
             ("character", Kind::Character),
@@ -131,7 +153,10 @@ impl Tables {
                     energy: false,
                     fixed: false,
                     text: c.field("text").is_some(),
+                    effect: None,
                 };
+                let d = r.effect::<Xv>(c, "effect", c.field("effect"));
+                card.effect = add_def(d, c.id.clone(), cards.len());
                 match kind {
                     Kind::Character => {
                         card.life = r.small(c, "life").unwrap_or(1);
@@ -157,10 +182,13 @@ impl Tables {
                                 continue;
                             }
                             card.text |= rec.and_then(|x| x.get("text")).is_some();
+                            let d = r.effect::<Xv>(c, "attacks", rec.and_then(|x| x.get("effect")));
+                            let k = card.attacks.len() + 1;
                             card.attacks.push(AttackStat {
                                 cost: cost as u16,
                                 damage: damage as u8,
                                 interception: bool_field(rec.and_then(|x| x.get("interception"))),
+                                effect: add_def(d, format!("{} (attack {k})", c.id), cards.len()),
                             });
                         }
                         if card.attacks.is_empty() {
@@ -222,6 +250,9 @@ impl Tables {
                 mat,
                 n,
                 decks,
+                defs,
+                def_names,
+                def_card,
             })),
             _ => r.finish(None),
         }

@@ -76,20 +76,15 @@ fn interception_can_eliminate_the_attacker_and_still_takes_the_hit() {
             cards: vec!["larva".into(), "zangano".into(), "muda".into()],
         },
     );
-    // Ana's zone text (recorded) wounds Ben's Drone (life 2): 1 damage.
-    let mut wound = Effect::default();
-    wound.damage.insert(Slot::CoverRight, 1);
-    s = run(
-        s,
-        Action::Ability {
-            card: "bunker".into(),
-            by: Some("Ana".into()),
-            effect: Some(wound),
-        },
-    );
+    // A hand-built wound: Ben's Drone (life 2) has 1 damage.
+    s.p[1].battle[Slot::CoverRight.index().unwrap()]
+        .as_mut()
+        .unwrap()
+        .damage = 1;
     // The Drone (cost 1, damage 1) attacks the Recruit; Ana's Militiaman
     // intercepts with Block (cost 1, damage 1): the Drone falls (2 points for
-    // Ana) and the Militiaman still takes 1.
+    // Ana) and the Militiaman still takes the hit, which Ana's Bunker (her
+    // characters in COVER take 1 less) brings down to 0.
     let intercepted = |attacker| Action::Attack {
         attacker,
         attack: 1,
@@ -97,14 +92,18 @@ fn interception_can_eliminate_the_attacker_and_still_takes_the_hit() {
         intercept: Some(Intercept {
             by: Slot::CoverLeft,
             attack: 2,
+            answer: None,
         }),
+        answer: None,
+        effect: None,
     };
     s = run(s, intercepted(Slot::CoverRight));
     let o = e.observe(&s);
     assert_eq!(o["score"]["Ana"], 2, "{o}");
     assert_eq!(o["battle"]["Ben"].get("cover-right"), None, "{o}");
-    assert_eq!(o["damage"]["Ana"]["cover-left"], 1, "{o}");
-    assert_eq!(o["energy"], serde_json::json!({"Ana": 4, "Ben": 4}), "{o}");
+    assert_eq!(o["damage"]["Ana"].get("cover-left"), None, "{o}");
+    // Ben's Colmena adds 1 to his charge: he has 3 characters in BATTLE.
+    assert_eq!(o["energy"], serde_json::json!({"Ana": 4, "Ben": 5}), "{o}");
     // Exhausted now, the Militiaman cannot intercept the Spitter.
     let v = e.validate(&s, &intercepted(Slot::AdvanceCenter)).unwrap_err();
     assert_eq!((v.rule, v.found.as_str()), ("XT-11", "an exhausted character"));
@@ -156,4 +155,31 @@ fn energy_stops_at_the_tracker_unless_its_cap_is_lifted() {
     assert_eq!((f.rule, f.turn, f.action), (Some("XT-4"), Some(9), None));
     assert_eq!(f.state["energy"]["Ana"], 40);
     assert_eq!(f.state["battle"]["Ana"]["advance-center"], "comandante-aurora");
+}
+
+/// The random players use card effects: over many games they play action
+/// cards with recorded outcomes, use abilities, answer attacks, and the
+/// mutation probes try effect outcomes the interpreter refuses.
+#[test]
+fn random_players_use_effects() {
+    let p = Prepared(Xterminio::new_for_test());
+    let (mut plays, mut abilities, mut answers) = (0, 0, 0);
+    for seed in 0..40 {
+        let text = p.random_log(seed, 200);
+        plays += text.matches(r#""do":"play""#).count();
+        abilities += text.matches(r#""do":"ability""#).count();
+        answers += text.matches(r#""answer":"#).count();
+    }
+    assert!(
+        plays > 20 && abilities > 20 && answers > 0,
+        "plays {plays}, abilities {abilities}, answers {answers}"
+    );
+    let mut refused_effects = 0;
+    for seed in 0..300 {
+        let probe = p.mutation_probe(seed, 120).unwrap();
+        if !probe.legal && (probe.mutated.contains("effect") || probe.mutated.contains("ability")) {
+            refused_effects += 1;
+        }
+    }
+    assert!(refused_effects > 5, "only {refused_effects} refused effect mutations");
 }

@@ -1,13 +1,17 @@
 //! Attacks (XT-4, XT-11) and point attacks (XT-2).
 
 use super::super::Xterminio;
-use super::super::actions::{Intercept, Slot};
+use super::super::actions::{Effect, Intercept, Slot};
+use super::super::effects::{Ch, Ctx, Out, Spot, When};
 use super::super::rule;
 use super::super::state::{Phase, State};
+use super::super::tables::Kind;
 use crate::rules::Violation;
+use crate::rules::kit::effects::{self as fx, Src};
 use crate::rules::kit::v;
 
 impl Xterminio {
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn check_attack(
         &self,
         s: &State,
@@ -15,6 +19,8 @@ impl Xterminio {
         attack: u8,
         target: Slot,
         intercept: &Option<Intercept>,
+        answer: &Option<String>,
+        effect: &Option<Effect>,
     ) -> Result<(), Violation> {
         let p = s.to_move;
         let who = self.name(s, p);
@@ -49,15 +55,73 @@ impl Xterminio {
                 .expected(format!("a target in {them}'s BATTLE"))
                 .found(format!("empty `{}`", target.id())));
         };
-        if side.energy < st.cost {
+        let (a_at, t_at) = (Spot::new(p, attacker), Spot::new(q, target));
+        if let Some(by) = self.restriction(s, Out::NoAttack, a_at) {
+            return Err(v(
+                rule::TURN,
+                format!("`{}` in `{}` cannot attack from there (`{by}`)", info.id, attacker.id()),
+            )
+            .expected(format!("no attack (`{by}`)"))
+            .found(format!("an attack on `{}`", target.id())));
+        }
+        let cost = self.attack_cost(s, a_at, st.cost);
+        if side.energy < cost {
             return Err(v(
                 rule::ENERGY,
                 format!("{who} cannot pay for `{}`'s attack {attack}", info.id),
             )
-            .expected(format!("{} ENERGY", st.cost))
+            .expected(format!("{cost} ENERGY"))
             .found(format!("{} ENERGY in the source", side.energy)));
         }
+        // The defender's answer: an action card that cancels the attack.
+        if let Some(card) = answer {
+            self.check_answer(s, q, card, When::AttackDeclared, Out::CancelAttack, (a_at, t_at))?;
+            if intercept.is_some() || effect.is_some() {
+                return Err(v(
+                    rule::ACTIONS,
+                    format!("`{card}` cancelled the attack: nothing of it happens"),
+                )
+                .expected("no interception and no attack text after a cancelled attack")
+                .found(if intercept.is_some() {
+                    "an interception"
+                } else {
+                    "an outcome of its text"
+                }));
+            }
+            return Ok(());
+        }
+        // The attack text's choices (a second target …).
+        if let Some(d) = st.effect {
+            let e = effect.clone().unwrap_or_default();
+            if effect.is_some() || self.t.defs[usize::from(d)].clauses.iter().any(|c| !c.auto) {
+                let mut ctx = Ctx::new(self, &[When::Attack]);
+                ctx.attack = Some((a_at, t_at));
+                let src = Src {
+                    card: d,
+                    owner: p as u8,
+                    at: Some(a_at),
+                };
+                fx::allow(&ctx, s, &src, &e.changes(p), rule::TURN)?;
+            }
+        } else if let Some(e) = effect {
+            return Err(v(rule::TURN, format!("`{}`'s attack {attack} has no text", info.id))
+                .expected("no `effect` on an attack without a text")
+                .found(format!("effect {}", serde_json::to_string(e).unwrap_or_default())));
+        }
         if let Some(ic) = intercept {
+            if let Some(d) = st.effect
+                && self.t.defs[usize::from(d)]
+                    .clauses
+                    .iter()
+                    .any(|c| c.auto && c.amount(Out::Unblockable).is_some())
+            {
+                return Err(v(
+                    rule::INTERCEPTION,
+                    format!("`{}`'s attack {attack} cannot be intercepted", info.id),
+                )
+                .expected(format!("no interception (`{}`)", self.t.def_names[usize::from(d)]))
+                .found(format!("an interception by `{}`", ic.by.id())));
+            }
             let Some(g) = Self::fighter(s, q, ic.by) else {
                 return Err(v(
                     rule::INTERCEPTION,
@@ -67,7 +131,9 @@ impl Xterminio {
                 .found(format!("empty `{}`", ic.by.id())));
             };
             let gi = self.t.get(g.card);
-            if g.exhausted || g.stunned {
+            let g_at = Spot::new(q, ic.by);
+            let stunned = self.stunned(s, g_at);
+            if g.exhausted || stunned {
                 return Err(v(
                     rule::INTERCEPTION,
                     format!(
@@ -84,6 +150,14 @@ impl Xterminio {
                     "a stunned character"
                 }));
             }
+            if let Some(by) = self.restriction(s, Out::NoIntercept, g_at) {
+                return Err(v(
+                    rule::INTERCEPTION,
+                    format!("`{}` in `{}` cannot intercept while `{by}` holds it", gi.id, ic.by.id()),
+                )
+                .expected(format!("no interception (`{by}`)"))
+                .found("an interception"));
+            }
             let Some(is) = (ic.attack as usize).checked_sub(1).and_then(|k| gi.attacks.get(k)) else {
                 return Err(
                     v(rule::INTERCEPTION, format!("`{}` has no attack {}", gi.id, ic.attack))
@@ -99,13 +173,67 @@ impl Xterminio {
                 .expected("an attack marked as interception")
                 .found(format!("attack {}", ic.attack)));
             }
-            if s.p[q].energy < is.cost {
+            let icost = self.intercept_cost(s, g_at, is.cost);
+            if s.p[q].energy < icost {
                 return Err(v(rule::INTERCEPTION, format!("{them} cannot pay for the interception"))
-                    .expected(format!("{} ENERGY", is.cost))
+                    .expected(format!("{icost} ENERGY"))
                     .found(format!("{} ENERGY in {them}'s source", s.p[q].energy)));
+            }
+            if let Some(card) = &ic.answer {
+                self.check_answer(
+                    s,
+                    p,
+                    card,
+                    When::InterceptionDeclared,
+                    Out::CancelInterception,
+                    (a_at, t_at),
+                )?;
             }
         }
         Ok(())
+    }
+
+    /// An action card player `a` plays from hand in answer to an attack or
+    /// interception, checked against its effect.
+    fn check_answer(
+        &self,
+        s: &State,
+        a: usize,
+        card: &str,
+        when: When,
+        out: Out,
+        attack: (Spot, Spot),
+    ) -> Result<(), Violation> {
+        let me = self.name(s, a);
+        let (c, _) = self.known_of(card, Kind::Action, rule::ACTIONS, "an action card", "an action card")?;
+        if s.p[a].hand.count(c as usize) == 0 {
+            return Err(v(rule::ACTIONS, format!("{me} has no `{card}` in hand"))
+                .expected("an action played from hand")
+                .found(format!("no `{card}` in {me}'s hand")));
+        }
+        let Some(d) = self.t.get(c).effect else {
+            return Err(v(rule::ACTIONS, format!("`{card}` has no effect to answer with"))
+                .expected("an action card that answers this")
+                .found(card));
+        };
+        let mut ctx = Ctx::new(self, &[when]);
+        ctx.attack = Some(attack);
+        let src = Src {
+            card: d,
+            owner: a as u8,
+            at: None,
+        };
+        fx::allow(&ctx, s, &src, &[Ch { out, obj: None, n: 1 }], rule::ACTIONS).map(|_| ())
+    }
+
+    /// An attack's ENERGY cost after the modifiers in force (never below 0).
+    pub(in super::super) fn attack_cost(&self, s: &State, at: Spot, base: u16) -> u16 {
+        (i32::from(base) + i32::from(self.modifier(s, Out::AttackCost, at))).max(0) as u16
+    }
+
+    /// An interception's ENERGY cost after the modifiers in force.
+    pub(in super::super) fn intercept_cost(&self, s: &State, at: Spot, base: u16) -> u16 {
+        (i32::from(base) + i32::from(self.modifier(s, Out::InterceptCost, at))).max(0) as u16
     }
 
     pub(super) fn check_point_attack(&self, s: &State, attacker: Slot) -> Result<(), Violation> {

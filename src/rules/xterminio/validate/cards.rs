@@ -1,16 +1,45 @@
-//! Action cards (XT-12) and the texts of cards in play: each records its
-//! outcome as an [`Effect`], checked by [`Xterminio::check_outcome`], the
-//! plug-in point of card effects (docs/architecture.md, "Rules engines").
+//! Action cards (XT-12) and the abilities of cards in play: each recorded
+//! outcome is checked by the effect interpreter against the card's effect
+//! (owner, timing, limit, cost, target, bound), plus what only this engine
+//! knows (a deployed card is in CAMP, a fetched one in the deck).
 
 use super::super::Xterminio;
 use super::super::actions::Effect;
+use super::super::effects::{Ctx, Event, When};
 use super::super::rule;
-use super::super::state::State;
+use super::super::state::{Phase, State};
 use super::super::tables::Kind;
 use crate::rules::Violation;
+use crate::rules::kit::effects::{self as fx, Src};
 use crate::rules::kit::v;
 
 impl Xterminio {
+    /// The moments a card of player `a` may answer now, besides `also`:
+    /// right after an enemy attack on `a`'s character, right after an
+    /// enemy move.
+    pub(in super::super) fn ctx_for(&self, s: &State, a: usize, also: &[When]) -> Ctx<'_> {
+        let mut ctx = Ctx::new(self, also);
+        match s.last {
+            Some(Event::Attack { attacker, target })
+                if usize::from(target.side) == a && usize::from(attacker.side) != a =>
+            {
+                ctx.open |= super::super::effects::bit(When::AfterAttack);
+                ctx.attack = Some((attacker, target));
+            }
+            Some(Event::Move { to }) if usize::from(to.side) != a => {
+                ctx.open |= super::super::effects::bit(When::AfterMove);
+                ctx.mover = Some(to);
+            }
+            _ => {}
+        }
+        ctx
+    }
+
+    /// Whether player `a` is in the main phase of their own turn.
+    pub(in super::super) fn main_open(s: &State, a: usize) -> bool {
+        a == s.to_move && s.drawn && s.phase == Phase::Main
+    }
+
     pub(super) fn check_play(
         &self,
         s: &State,
@@ -35,18 +64,19 @@ impl Xterminio {
             .expected(format!("an answer by {them}, or `pass`, first"))
             .found(format!("another action by {me}")));
         }
-        if let Some(e) = effect {
-            if e.expire {
-                return Err(v(
-                    rule::ACTIONS,
-                    "`expire` is for abilities of fixed actions already in play",
-                )
-                .expected("no `expire` when playing a card")
-                .found("expire: true"));
-            }
-            self.check_outcome(s, a, e, rule::ACTIONS)?;
-        }
-        Ok(())
+        let Some(d) = self.t.get(c).effect else {
+            return Ok(());
+        };
+        let e = effect.clone().unwrap_or_default();
+        let mut ctx = self.ctx_for(s, a, &[When::Play]);
+        ctx.card = e.fetch.first().and_then(|id| self.t.card(id));
+        let src = Src {
+            card: d,
+            owner: a as u8,
+            at: None,
+        };
+        fx::allow(&ctx, s, &src, &e.changes(a), rule::ACTIONS)?;
+        self.check_extras(s, a, &e, rule::ACTIONS, card)
     }
 
     pub(super) fn check_ability(
@@ -59,113 +89,110 @@ impl Xterminio {
         let a = self.actor(s, by, rule::TURN)?;
         let me = self.name(s, a);
         let c = self.known(card, rule::TURN)?;
-        let copies = Self::in_play(&s.p[a], c);
-        if copies == 0 {
+        let mut srcs = Vec::new();
+        self.sources_of(s, a, &mut srcs);
+        let d = self.t.get(c).effect;
+        srcs.retain(|x| Some(x.card) == d);
+        if srcs.is_empty() {
+            let theirs = {
+                let mut o = Vec::new();
+                self.sources_of(s, 1 - a, &mut o);
+                o.iter().any(|x| Some(x.card) == d)
+            };
             return Err(v(rule::TURN, format!("{me} has no `{card}` in play"))
                 .expected(
                     "a card of yours in BATTLE, on a character, in the zone or energy slot, or a fixed action in play",
                 )
-                .found(format!("no `{card}` in play")));
+                .found(if theirs {
+                    format!("`{card}`, which {} controls", self.name(s, 1 - a))
+                } else {
+                    format!("no `{card}` in play")
+                }));
         }
-        if !self.t.get(c).text {
-            return Err(v(rule::TURN, format!("`{card}` has no card text to apply"))
-                .expected("a card in play with a text")
-                .found(format!("`{card}`, which only has printed stats")));
+        let e = effect.clone().unwrap_or_default();
+        let mut open = vec![];
+        if Self::main_open(s, a) {
+            open.push(When::Main);
         }
-        let used = s.p[a].used[c as usize];
-        if used >= copies {
-            return Err(
-                v(rule::TURN, format!("{me}'s `{card}` has already been used this turn"))
-                    .expected(format!("each card's text at most once per turn ({copies} in play)"))
-                    .found(format!("use {}", used + 1)),
-            );
+        if a == s.to_move && s.upkeep {
+            open.push(When::Upkeep);
         }
-        let Some(e) = effect.as_ref().filter(|e| **e != Effect::default()) else {
-            return Err(v(rule::TURN, format!("{me}'s `{card}` ability records no outcome"))
-                .expected("an `effect` with damage, heal, energy, ready, stun or expire")
-                .found("no effect"));
-        };
-        {
-            if e.expire && !(self.t.get(c).fixed && s.p[a].fixed.contains(&c)) {
-                return Err(v(rule::TURN, format!("`{card}` is not a fixed action in play"))
-                    .expected("`expire` only for a fixed action")
-                    .found("expire: true"));
+        let mut ctx = self.ctx_for(s, a, &open);
+        ctx.card = e.fetch.first().and_then(|id| self.t.card(id));
+        let mut first = None;
+        for src in &srcs {
+            match fx::allow(&ctx, s, src, &e.changes(a), rule::TURN) {
+                Ok(_) => return self.check_extras(s, a, &e, rule::TURN, card),
+                Err(x) => {
+                    first.get_or_insert(x);
+                }
             }
-            self.check_outcome(s, a, e, rule::TURN)?;
         }
-        Ok(())
+        Err(first.expect("a source"))
     }
 
-    /// A recorded outcome of a card text by player `who`: damage to the
-    /// opponent's characters, healing, ENERGY, readying, stuns.
-    pub(super) fn check_outcome(&self, s: &State, who: usize, e: &Effect, rule: &'static str) -> Result<(), Violation> {
-        let opp = 1 - who;
-        let (me, them) = (self.name(s, who), self.name(s, opp));
-        for (&slot, &n) in &e.damage {
-            if Self::fighter(s, opp, slot).is_none() {
+    /// What only the engine knows about an outcome: a deployed character
+    /// comes from the player's CAMP (and keeps XT-7 and XT-8), a fetched
+    /// card from the deck, a flying character lands on a free slot.
+    pub(in super::super) fn check_extras(
+        &self,
+        s: &State,
+        a: usize,
+        e: &Effect,
+        rule: &'static str,
+        card: &str,
+    ) -> Result<(), Violation> {
+        self.extras(s, a, e, rule).map_err(|x| Violation {
+            message: format!("`{card}`: {}", x.message),
+            ..x
+        })
+    }
+
+    fn extras(&self, s: &State, a: usize, e: &Effect, rule: &'static str) -> Result<(), Violation> {
+        let me = self.name(s, a);
+        for (&to, id) in &e.deploy {
+            if a != s.to_move {
                 return Err(v(
                     rule,
-                    format!(
-                        "the effect damages {them}'s `{}`, where there is no character",
-                        slot.id()
-                    ),
+                    format!("{me} deploys `{id}` in {}'s turn", self.name(s, s.to_move)),
                 )
-                .expected(format!("a slot of {them}'s BATTLE with a character"))
-                .found(format!("empty `{}`", slot.id())));
+                .expected("a deploy in the player's own turn")
+                .found("a deploy in the opponent's turn"));
             }
-            if n == 0 {
-                return Err(v(rule, "an effect deals 0 damage")
-                    .expected("1 damage or more")
-                    .found("0"));
+            let (c, _) = self.known_of(id, Kind::Character, rule, "a character", "a character from CAMP")?;
+            if Self::in_camp(&s.p[a], c).is_none() {
+                return Err(v(rule, format!("`{id}` is not in {me}'s CAMP"))
+                    .expected("a character from CAMP")
+                    .found(format!("no `{id}` in CAMP")));
+            }
+            self.check_deploy_rules(s, c, to)?;
+        }
+        for id in &e.fetch {
+            let c = self.known(id, rule)?;
+            if s.p[a].deck.count(c as usize) == 0 {
+                return Err(v(rule, format!("{me}'s deck has no `{id}` left"))
+                    .expected("a card still in the deck")
+                    .found(format!("`{id}`: none left")));
+            }
+            if s.p[a].camp.len() >= self.t.n.camp_slots {
+                return Err(v(rule, format!("{me}'s CAMP is full"))
+                    .expected(format!("a free CAMP slot (at most {})", self.t.n.camp_slots))
+                    .found(format!("{} cards in CAMP", s.p[a].camp.len())));
             }
         }
-        for (&slot, &n) in &e.heal {
-            let Some(f) = Self::fighter(s, who, slot) else {
-                return Err(v(
-                    rule,
-                    format!("the effect heals {me}'s `{}`, where there is no character", slot.id()),
-                )
-                .expected(format!("a slot of {me}'s BATTLE with a character"))
-                .found(format!("empty `{}`", slot.id())));
-            };
-            if n == 0 || n > f.damage {
-                return Err(v(
-                    rule,
-                    format!(
-                        "`{}` in `{}` cannot heal {n}: it has {} damage",
-                        self.t.id(f.card),
-                        slot.id(),
-                        f.damage
-                    ),
-                )
-                .expected(format!("1 to {} damage healed", f.damage))
-                .found(format!("{n} healed")));
-            }
+        if let Some(to) = e.fly
+            && Self::fighter(s, a, to).is_some()
+        {
+            return Err(v(rule, format!("`{}` is taken", to.id()))
+                .expected("a free character slot")
+                .found(format!("`{}` occupied", to.id())));
         }
-        for &slot in &e.ready {
-            match Self::fighter(s, who, slot) {
-                Some(f) if f.exhausted => {}
-                Some(f) => {
-                    return Err(v(
-                        rule,
-                        format!("`{}` in `{}` is not exhausted", self.t.id(f.card), slot.id()),
-                    )
-                    .expected("an exhausted character to ready")
-                    .found("a ready character"));
-                }
-                None => {
-                    return Err(v(rule, format!("{me} has no character in `{}` to ready", slot.id()))
-                        .expected(format!("a slot of {me}'s BATTLE with a character"))
-                        .found(format!("empty `{}`", slot.id())));
-                }
-            }
-        }
-        for &slot in &e.stun {
-            if Self::fighter(s, opp, slot).is_none() {
-                return Err(v(rule, format!("{them} has no character in `{}` to stun", slot.id()))
-                    .expected(format!("a slot of {them}'s BATTLE with a character"))
-                    .found(format!("empty `{}`", slot.id())));
-            }
+        if let Some(sl) = e.place
+            && sl.index().is_none()
+        {
+            return Err(v(rule, format!("a card cannot be laid on `{}`", sl.id()))
+                .expected("a character slot")
+                .found(sl.id()));
         }
         Ok(())
     }

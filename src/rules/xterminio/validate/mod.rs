@@ -6,6 +6,7 @@ mod cards;
 
 use super::Xterminio;
 use super::actions::{Action, Slot};
+use super::effects::{Out, Spot};
 use super::rule;
 use super::setup::Mode;
 use super::state::{Phase, State};
@@ -28,6 +29,19 @@ impl Xterminio {
         let who = self.name(s, p);
         let side = &s.p[p];
         let n = &self.t.n;
+        if s.upkeep
+            && Self::closes_upkeep(a)
+            && let Some(card) = self.owed_upkeep(s)
+        {
+            return Err(v(
+                rule::TURN,
+                format!("{who}'s `{card}` must be used in the upkeep, before the main phase"),
+            )
+            .expected(format!(
+                "an `ability` of `{card}` first (its upkeep effect is not optional)"
+            ))
+            .found("the turn moving on without it"));
+        }
         match a {
             Action::Draw { cards } => {
                 if s.turn == 1 {
@@ -68,75 +82,15 @@ impl Xterminio {
             }
             Action::Deploy { card, to } => {
                 self.gate(s, Phase::Main, "deploying")?;
-                let (c, info) = self.known_of(
+                let (c, _) = self.known_of(
                     card,
                     Kind::Character,
                     rule::CAMP,
                     "a character",
                     "a character to deploy",
                 )?;
-                let Some(i) = to.index() else {
-                    return Err(v(rule::TURN, format!("`{}` does not take characters", to.id()))
-                        .expected("a character slot (advance-… or cover-left/right)")
-                        .found(to.id()));
-                };
-                if let Some(f) = &side.battle[i] {
-                    return Err(
-                        v(rule::TURN, format!("`{}` is taken by `{}`", to.id(), self.t.id(f.card)))
-                            .expected("a free character slot")
-                            .found(format!("`{}` occupied", to.id())),
-                    );
-                }
                 self.waited_in_camp(s, c, "a character")?;
-                if info.powered && side.died[info.base as usize] {
-                    return Err(v(
-                        rule::POWERED,
-                        format!(
-                            "a classic `{}` was eliminated, so `{card}` can no longer enter BATTLE",
-                            self.t.id(info.base)
-                        ),
-                    )
-                    .expected(format!(
-                        "`{card}` discarded for {} ENERGY instead",
-                        n.powered_discard_energy
-                    ))
-                    .found(format!("`{card}` deployed")));
-                }
-                if !info.powered
-                    && let Some((j, f)) = side
-                        .battle
-                        .iter()
-                        .enumerate()
-                        .find_map(|(j, f)| f.filter(|f| self.t.get(f.card).base == info.base).map(|f| (j, f)))
-                {
-                    return Err(v(
-                        rule::COPIES,
-                        format!("{who} already has `{}` in BATTLE", self.t.id(f.card)),
-                    )
-                    .expected("one copy of a character in BATTLE")
-                    .found(format!(
-                        "a second `{card}` (the first in `{}`)",
-                        Slot::CHARACTER[j].id()
-                    )));
-                }
-                if s.mode == Mode::Xterminar {
-                    let cap = s.deploy_cap.unwrap_or(side.energy);
-                    let total = s.deployed + info.life as u16;
-                    if total > cap {
-                        return Err(v(
-                            rule::XTERMINAR,
-                            format!(
-                                "deploying `{card}` (life {}) takes {who} over the deploy limit",
-                                info.life
-                            ),
-                        )
-                        .expected(format!(
-                            "at most {cap} life deployed this turn (ENERGY before deploying)"
-                        ))
-                        .found(format!("{total} life")));
-                    }
-                }
-                Ok(())
+                self.check_deploy_rules(s, c, *to)
             }
             Action::Equip { card, to } => {
                 self.gate(s, Phase::Main, "equipping")?;
@@ -223,11 +177,24 @@ impl Xterminio {
                         ))
                         .found(format!("`{}` moving to `{}`", info.id, to.id())));
                     }
-                    if side.energy < n.move_cost {
+                    let cost = self.move_cost(s, Spot::new(p, *from));
+                    if side.energy < cost {
                         return Err(v(rule::XTERMINAR, format!("{who} cannot pay for the move"))
-                            .expected(format!("{} ENERGY per move", n.move_cost))
+                            .expected(format!("{cost} ENERGY per move"))
                             .found(format!("{} ENERGY", side.energy)));
                     }
+                }
+                if let Some(by) = self.restriction(s, Out::NoMove, Spot::new(p, *from)) {
+                    return Err(v(
+                        rule::TURN,
+                        format!(
+                            "`{}` in `{}` cannot move while `{by}` holds it",
+                            self.t.id(f.card),
+                            from.id()
+                        ),
+                    )
+                    .expected(format!("no move (`{by}`)"))
+                    .found(format!("a move to `{}`", to.id())));
                 }
                 Ok(())
             }
@@ -331,7 +298,9 @@ impl Xterminio {
                 attack,
                 target,
                 intercept,
-            } => self.check_attack(s, *attacker, *attack, *target, intercept),
+                answer,
+                effect,
+            } => self.check_attack(s, *attacker, *attack, *target, intercept, answer, effect),
             Action::PointAttack { attacker } => self.check_point_attack(s, *attacker),
             Action::Camp { card } => {
                 self.gate(s, Phase::Camp, "laying cards in CAMP")?;
@@ -410,6 +379,87 @@ impl Xterminio {
                 }
                 Ok(())
             }
+        }
+    }
+
+    /// A character `c` entering `to` of the player to move: the slot, the
+    /// powered and copy rules (XT-10, XT-8) and the XTerminar deploy limit.
+    pub(super) fn check_deploy_rules(&self, s: &State, c: u8, to: Slot) -> Result<(), Violation> {
+        let p = s.to_move;
+        let who = self.name(s, p);
+        let side = &s.p[p];
+        let n = &self.t.n;
+        let info = self.t.get(c);
+        let card = &info.id;
+        let Some(i) = to.index() else {
+            return Err(v(rule::TURN, format!("`{}` does not take characters", to.id()))
+                .expected("a character slot (advance-… or cover-left/right)")
+                .found(to.id()));
+        };
+        if let Some(f) = &side.battle[i] {
+            return Err(
+                v(rule::TURN, format!("`{}` is taken by `{}`", to.id(), self.t.id(f.card)))
+                    .expected("a free character slot")
+                    .found(format!("`{}` occupied", to.id())),
+            );
+        }
+        if info.powered && side.died[info.base as usize] {
+            return Err(v(
+                rule::POWERED,
+                format!(
+                    "a classic `{}` was eliminated, so `{card}` can no longer enter BATTLE",
+                    self.t.id(info.base)
+                ),
+            )
+            .expected(format!(
+                "`{card}` discarded for {} ENERGY instead",
+                n.powered_discard_energy
+            ))
+            .found(format!("`{card}` deployed")));
+        }
+        if !info.powered
+            && let Some((j, f)) = side
+                .battle
+                .iter()
+                .enumerate()
+                .find_map(|(j, f)| f.filter(|f| self.t.get(f.card).base == info.base).map(|f| (j, f)))
+        {
+            return Err(v(
+                rule::COPIES,
+                format!("{who} already has `{}` in BATTLE", self.t.id(f.card)),
+            )
+            .expected("one copy of a character in BATTLE")
+            .found(format!(
+                "a second `{card}` (the first in `{}`)",
+                Slot::CHARACTER[j].id()
+            )));
+        }
+        if s.mode == Mode::Xterminar {
+            let cap = s.deploy_cap.unwrap_or(side.energy);
+            let total = s.deployed + info.life as u16;
+            if total > cap {
+                return Err(v(
+                    rule::XTERMINAR,
+                    format!(
+                        "deploying `{card}` (life {}) takes {who} over the deploy limit",
+                        info.life
+                    ),
+                )
+                .expected(format!(
+                    "at most {cap} life deployed this turn (ENERGY before deploying)"
+                ))
+                .found(format!("{total} life")));
+            }
+        }
+        Ok(())
+    }
+
+    /// The ENERGY a move of the character in `at` costs in XTerminar.
+    pub(super) fn move_cost(&self, s: &State, at: Spot) -> u16 {
+        if self.modifier(s, Out::FreeMove, at) > 0 {
+            0
+        } else {
+            self.t.n.move_cost
         }
     }
 

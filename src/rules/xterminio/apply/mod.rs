@@ -3,8 +3,11 @@
 //! card outcomes ([`Xterminio::apply_outcome`], the plug-in point of card
 //! effects) and ENERGY, which never exceeds the kit's tracker (XT-6).
 
+mod resolve;
+
 use super::Xterminio;
-use super::actions::{Action, Effect};
+use super::actions::Action;
+use super::effects::{Event, Out, Spot};
 use super::rule;
 use super::setup::Mode;
 use super::state::{CampCard, Fighter, Phase, Side, State};
@@ -14,6 +17,10 @@ impl Xterminio {
     pub(super) fn step(&self, mut s: State, a: &Action) -> State {
         let p = s.to_move;
         let mut window = None;
+        if Self::closes_upkeep(a) {
+            s.upkeep = false;
+        }
+        let last = s.last.take();
         match a {
             Action::Draw { cards } => {
                 let side = &mut s.p[p];
@@ -53,6 +60,9 @@ impl Xterminio {
                     equipment: None,
                 });
                 s.phase = Phase::Main;
+                s.upkeep = false;
+                self.entered(&mut s, Spot::new(p, *to));
+                s.last = None;
             }
             Action::Equip { card, to } => {
                 let Some(c) = self.t.card(card) else {
@@ -76,14 +86,19 @@ impl Xterminio {
                 s.phase = Phase::Main;
             }
             Action::Move { from, to } => {
-                let side = &mut s.p[p];
-                if let (Some(i), Some(j)) = (from.index(), to.index()) {
-                    side.battle[j] = side.battle[i].take();
-                }
+                let at = Spot::new(p, *from);
                 if s.mode == Mode::Xterminar {
-                    side.energy -= self.t.n.move_cost;
+                    let cost = self.move_cost(&s, at);
+                    if cost == 0 {
+                        self.count_uses(&mut s, Out::FreeMove, at);
+                    }
+                    s.p[p].energy = s.p[p].energy.saturating_sub(cost);
                 }
+                self.relocate(&mut s, at, Spot::new(p, *to));
                 s.phase = Phase::Main;
+                s.upkeep = false;
+                self.moved(&mut s, Spot::new(p, *to));
+                s.last = Some(Event::Move { to: Spot::new(p, *to) });
             }
             Action::PowerUp { slot } => {
                 let side = &mut s.p[p];
@@ -130,36 +145,17 @@ impl Xterminio {
                 attack,
                 target,
                 intercept,
+                answer,
+                effect,
             } => {
                 s.phase = Phase::Attack;
-                let q = 1 - p;
-                let (Some(ai), Some(ti)) = (attacker.index(), target.index()) else {
-                    return s;
-                };
-                let Some(f) = s.p[p].battle[ai].as_mut() else {
-                    return s;
-                };
-                let Some(&st) = self.t.get(f.card).attacks.get((*attack as usize).wrapping_sub(1)) else {
-                    return s;
-                };
-                f.exhausted = true;
-                f.attacked = true;
-                s.p[p].energy -= st.cost;
-                match intercept.and_then(|ic| ic.by.index().map(|i| (i, ic.attack))) {
-                    Some((gi, k)) => {
-                        let Some(g) = s.p[q].battle[gi].as_mut() else {
-                            return s;
-                        };
-                        let Some(&is) = self.t.get(g.card).attacks.get((k as usize).wrapping_sub(1)) else {
-                            return s;
-                        };
-                        g.exhausted = true;
-                        s.p[q].energy -= is.cost;
-                        self.hurt(&mut s, p, ai, is.damage);
-                        self.hurt(&mut s, q, gi, st.damage);
-                    }
-                    None => self.hurt(&mut s, q, ti, st.damage),
-                }
+                self.resolve_attack(
+                    &mut s,
+                    (*attacker, *attack, *target),
+                    intercept.as_ref(),
+                    answer.as_deref(),
+                    effect.as_ref(),
+                );
             }
             Action::PointAttack { attacker } => {
                 s.phase = Phase::Attack;
@@ -192,33 +188,23 @@ impl Xterminio {
                 let Ok(a) = self.actor(&s, by, rule::ACTIONS) else {
                     return s;
                 };
+                s.last = last;
                 if let Some(c) = self.t.card(card) {
-                    let side = &mut s.p[a];
-                    side.hand.take(c as usize, 1);
-                    if self.t.get(c).fixed {
-                        side.fixed.push(c);
-                    }
+                    s.p[a].hand.take(c as usize, 1);
+                    self.play_card(&mut s, a, c, effect.as_ref());
                 }
-                if let Some(e) = effect {
-                    self.apply_outcome(&mut s, a, e);
-                }
+                s.last = None;
                 window = Some(a);
             }
             Action::Ability { card, by, effect } => {
                 let Ok(a) = self.actor(&s, by, rule::TURN) else {
                     return s;
                 };
+                s.last = last;
                 if let Some(c) = self.t.card(card) {
-                    s.p[a].used[c as usize] = s.p[a].used[c as usize].saturating_add(1);
-                    if let Some(e) = effect {
-                        if e.expire
-                            && let Some(k) = s.p[a].fixed.iter().position(|&x| x == c)
-                        {
-                            s.p[a].fixed.remove(k);
-                        }
-                        self.apply_outcome(&mut s, a, e);
-                    }
+                    self.use_ability(&mut s, a, c, effect.as_ref());
                 }
+                s.last = None;
             }
             Action::Pass => {}
             Action::EndTurn => {
@@ -230,8 +216,7 @@ impl Xterminio {
                     f.stunned = false;
                 }
                 s.point_ok = side.battle.iter().flatten().all(|f| f.exhausted);
-                s.p[0].used.fill(0);
-                s.p[1].used.fill(0);
+                self.end_of_turn(&mut s, p);
                 s.to_move = 1 - p;
                 s.turn += 1;
                 self.begin_turn(&mut s);
@@ -259,49 +244,6 @@ impl Xterminio {
         }
     }
 
-    /// Damage to a character; an eliminated one scores its life for the other player (XT-2).
-    pub(super) fn hurt(&self, s: &mut State, side: usize, i: usize, dmg: u8) {
-        let Some(f) = s.p[side].battle[i].as_mut() else {
-            return;
-        };
-        f.damage = f.damage.saturating_add(dmg);
-        let info = self.t.get(f.card);
-        if f.damage >= info.life {
-            if !info.powered {
-                s.p[side].died[info.base as usize] = true;
-            }
-            s.p[side].battle[i] = None;
-            self.award(s, 1 - side, info.life as u16);
-        }
-    }
-
-    /// Applies a recorded outcome of a card text (see
-    /// [`Xterminio::check_outcome`]).
-    pub(super) fn apply_outcome(&self, s: &mut State, who: usize, e: &Effect) {
-        let side = &mut s.p[who];
-        self.charge(side, e.energy as u16);
-        for (&slot, &n) in &e.heal {
-            if let Some(f) = slot.index().and_then(|i| side.battle[i].as_mut()) {
-                f.damage = f.damage.saturating_sub(n);
-            }
-        }
-        for &slot in &e.ready {
-            if let Some(f) = slot.index().and_then(|i| side.battle[i].as_mut()) {
-                f.exhausted = false;
-            }
-        }
-        for &slot in &e.stun {
-            if let Some(f) = slot.index().and_then(|i| s.p[1 - who].battle[i].as_mut()) {
-                f.stunned = true;
-            }
-        }
-        for (&slot, &n) in &e.damage {
-            if let Some(i) = slot.index() {
-                self.hurt(s, 1 - who, i, n);
-            }
-        }
-    }
-
     /// ENERGY gained: the source never holds more than the ENERGY
     /// tracker's highest value; what a charge or an effect would add
     /// beyond it is lost (XT-6; the tracker's `cap: false` lifts this).
@@ -322,8 +264,9 @@ impl Xterminio {
             Mode::Masakre => n.energy_masakre,
             Mode::Xterminar => n.energy_xterminar,
         };
+        let extra = self.charge_bonus(s, p);
         let side = &mut s.p[p];
-        let gain = base + n.energy_per_camp * side.camp.len() as u16;
+        let gain = base + n.energy_per_camp * side.camp.len() as u16 + extra;
         self.charge(side, gain);
         for f in side.battle.iter_mut().flatten() {
             f.exhausted = false;
@@ -334,5 +277,6 @@ impl Xterminio {
         s.deploy_cap = None;
         s.deployed = 0;
         s.window = None;
+        self.upkeep(s, p);
     }
 }
