@@ -364,85 +364,182 @@ struct Miss {
     v: Violation,
 }
 
+/// What [`allow`] found: the chosen clauses that take effect (those that
+/// gave a recorded part, and the others that are not optional), and for
+/// each recorded change the clause that allows it (an automatic clause's
+/// part is a restatement: the engine applies it once, by itself).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Allowed {
+    pub clauses: Vec<u8>,
+    pub of: Vec<u8>,
+}
+
 /// Does an effect of `src` allow `changes`, recorded for its owner now?
-/// `Ok`: the index of the clause that allows it (the engine counts its use,
-/// pays its cost, keeps what lasts). Automatic clauses are not choices and
-/// never allow a recorded outcome.
+/// Every part must be an outcome of a clause usable now (owner, timing,
+/// limit, cost, conditions), on a valid target, within its bound; what a
+/// usable clause must do and the log leaves out is refused too. An
+/// automatic clause is no choice: a recorded part of it is accepted only as
+/// a restatement of exactly what it gives (the engine applies it once).
 pub fn allow<H: Host>(
     h: &H,
     s: &H::State,
     src: &Src<H::Obj>,
     changes: &[Change<<H::V as Vocab>::Out, H::Obj>],
     rule: &'static str,
-) -> Result<usize, Violation> {
+) -> Result<Allowed, Violation> {
+    allow_with(h, s, src, changes, rule, true)
+}
+
+/// [`allow`], with the check of what the log leaves out made only when
+/// `require` (an engine that checks an outcome in steps asks it last).
+pub fn allow_with<H: Host>(
+    h: &H,
+    s: &H::State,
+    src: &Src<H::Obj>,
+    changes: &[Change<<H::V as Vocab>::Out, H::Obj>],
+    rule: &'static str,
+    require: bool,
+) -> Result<Allowed, Violation> {
     let def = h.def(src);
     let card = h.card_id(src);
     if !def.checked {
-        return Ok(0);
+        return Ok(Allowed::default());
     }
     let mut best: Option<Miss> = None;
-    let mut miss = |m: Miss| {
+    let miss = |best: &mut Option<Miss>, m: Miss| {
         if best.as_ref().is_none_or(|b| m.depth > b.depth) {
-            best = Some(m);
+            *best = Some(m);
         }
     };
     let v = |msg: String| Violation::new(rule, msg);
+    let mut usable: Vec<usize> = Vec::new();
     for (i, c) in def.clauses.iter().enumerate() {
-        if c.auto {
+        // An automatic clause applies by itself; a log may still state its
+        // outcome (`size: small`), which must then be exactly what it gives.
+        if c.auto && changes.is_empty() {
             continue;
         }
         if !h.open(s, src, c.when) {
-            miss(Miss {
-                depth: 0,
-                v: v(format!("`{card}` is used at the wrong moment"))
-                    .expected(format!("its effect {}", c.when.name()))
-                    .found(h.now(s)),
-            });
+            miss(
+                &mut best,
+                Miss {
+                    depth: 0,
+                    v: v(format!("`{card}` is used at the wrong moment"))
+                        .expected(format!("its effect {}", c.when.name()))
+                        .found(h.now(s)),
+                },
+            );
             continue;
         }
         if let Some((per, times)) = c.limit
             && h.used(s, src, i as u8, per) >= times
         {
-            miss(Miss {
-                depth: 1,
-                v: v(format!(
-                    "`{card}` has already been used {} this {}",
-                    times_word(times),
-                    per.name()
-                ))
-                .expected(format!("at most {} per {}", times_word(times), per.name()))
-                .found(format!("use {}", times + 1)),
-            });
+            miss(
+                &mut best,
+                Miss {
+                    depth: 1,
+                    v: v(format!(
+                        "`{card}` has already been used {} this {}",
+                        times_word(times),
+                        per.name()
+                    ))
+                    .expected(format!("at most {} per {}", times_word(times), per.name()))
+                    .found(format!("use {}", times + 1)),
+                },
+            );
             continue;
         }
         if let Some((res, n)) = c.cost.iter().find(|(r, n)| !h.afford(s, src, *r, *n)) {
-            miss(Miss {
-                depth: 2,
-                v: v(format!("the {} of `{card}` cannot be paid", res.name()))
-                    .expected(format!("{n} {}", res.name()))
-                    .found("not enough"),
-            });
+            miss(
+                &mut best,
+                Miss {
+                    depth: 2,
+                    v: v(format!("the {} of `{card}` cannot be paid", res.name()))
+                        .expected(format!("{n} {}", res.name()))
+                        .found("not enough"),
+                },
+            );
             continue;
         }
         if let Some(x) = c.cond.iter().find(|x| !h.holds(s, src, x, None)) {
-            miss(Miss {
-                depth: 3,
-                v: v(format!("the condition of `{card}` does not hold"))
-                    .expected(H::V::show(x))
-                    .found("it does not hold now"),
-            });
+            miss(
+                &mut best,
+                Miss {
+                    depth: 3,
+                    v: v(format!("the condition of `{card}` does not hold"))
+                        .expected(H::V::show(x))
+                        .found("it does not hold now"),
+                },
+            );
             continue;
         }
-        match check_changes(h, s, src, c, changes, &card, rule) {
-            Ok(()) => return Ok(i),
-            Err(m) => miss(m),
+        usable.push(i);
+    }
+    if usable.iter().all(|&i| def.clauses[i].auto) && changes.is_empty() {
+        usable.clear();
+    }
+    if usable.is_empty() {
+        return Err(best.map(|m| m.v).unwrap_or_else(|| {
+            v(format!("`{card}` has no effect a player chooses"))
+                .expected("an effect the card gives by choice")
+                .found("an outcome recorded for it")
+        }));
+    }
+    let mut of = Vec::with_capacity(changes.len());
+    for ch in changes {
+        let mut found = None;
+        let mut why: Option<Miss> = None;
+        for &i in &usable {
+            match check_one(h, s, src, &def.clauses[i], ch, &card, rule) {
+                Ok(()) => {
+                    found = Some(i);
+                    break;
+                }
+                Err(m) => miss(&mut why, m),
+            }
+        }
+        match found {
+            Some(i) => of.push(i as u8),
+            None => return Err(why.map(|m| m.v).expect("a clause was tried")),
         }
     }
-    Err(best.map(|m| m.v).unwrap_or_else(|| {
-        v(format!("`{card}` has no effect a player chooses"))
-            .expected("an effect the card gives by choice")
-            .found("an outcome recorded for it")
-    }))
+    let mut clauses = Vec::new();
+    for &i in &usable {
+        let c = &def.clauses[i];
+        let mine: Vec<_> = changes
+            .iter()
+            .zip(&of)
+            .filter(|(_, k)| usize::from(**k) == i)
+            .map(|(ch, _)| *ch)
+            .collect();
+        check_rest(h, s, src, c, &mine, &card, rule, require && !c.optional && !c.auto).map_err(|m| m.v)?;
+        if !c.auto && (!mine.is_empty() || !c.optional) {
+            clauses.push(i as u8);
+        }
+    }
+    Ok(Allowed { clauses, of })
+}
+
+/// What a usable clause of `src` must record when the log records nothing
+/// for it: `Err` names the first such outcome (no usable clause: `Ok`).
+pub fn missing<H: Host>(h: &H, s: &H::State, src: &Src<H::Obj>, rule: &'static str) -> Result<(), Violation> {
+    let def = h.def(src);
+    if !def.checked {
+        return Ok(());
+    }
+    let card = h.card_id(src);
+    for (i, c) in def.clauses.iter().enumerate() {
+        let usable = !c.auto
+            && !c.optional
+            && h.open(s, src, c.when)
+            && c.limit.is_none_or(|(per, times)| h.used(s, src, i as u8, per) < times)
+            && c.cost.iter().all(|(r, n)| h.afford(s, src, *r, *n))
+            && c.cond.iter().all(|x| h.holds(s, src, x, None));
+        if usable {
+            check_rest(h, s, src, c, &[], &card, rule, true).map_err(|m| m.v)?;
+        }
+    }
+    Ok(())
 }
 
 fn times_word(n: u8) -> String {
@@ -453,7 +550,77 @@ fn times_word(n: u8) -> String {
     }
 }
 
-fn check_changes<H: Host>(
+fn check_one<H: Host>(
+    h: &H,
+    s: &H::State,
+    src: &Src<H::Obj>,
+    c: &Clause<H::V>,
+    ch: &Change<<H::V as Vocab>::Out, H::Obj>,
+    card: &str,
+    rule: &'static str,
+) -> Result<(), Miss> {
+    let v = |msg: String| Violation::new(rule, msg);
+    let Some(a) = c.amount(ch.out) else {
+        let allowed: Vec<&str> = c.out.iter().map(|(o, _)| o.name()).collect();
+        return Err(Miss {
+            depth: 4,
+            v: v(format!("`{card}` does not give `{}`", ch.out.name()))
+                .expected(format!("its outcomes: {}", allowed.join(", ")))
+                .found(format!("`{}` {}", ch.out.name(), ch.n)),
+        });
+    };
+    if let (Some(t), Some(obj)) = (&c.target, ch.obj) {
+        if !h.is(s, src, t.who, obj) {
+            return Err(Miss {
+                depth: 5,
+                v: v(format!("`{card}` cannot reach {}", h.show(s, obj)))
+                    .expected(format!("a target that is {}", t.who.name()))
+                    .found(h.show(s, obj)),
+            });
+        }
+        if let Some(x) = t.cond.iter().find(|x| !h.holds(s, src, x, Some(obj))) {
+            return Err(Miss {
+                depth: 6,
+                v: v(format!("{} is not a valid target of `{card}`", h.show(s, obj)))
+                    .expected(format!("{} {}", t.who.name(), H::V::show(x)))
+                    .found(h.show(s, obj)),
+            });
+        }
+    }
+    let (n, exact) = amount_now(h, s, src, a, ch.obj);
+    let cap = h.cap(s, src, ch.out, ch.obj);
+    let most = cap.map_or(n, |k| if n >= 0 { n.min(k) } else { n.max(-k) });
+    let bad = if n >= 0 {
+        ch.n > most || ch.n < 0 || (exact && ch.n != most)
+    } else {
+        ch.n < most || ch.n > 0 || (exact && ch.n != most)
+    };
+    if bad {
+        let expected = if exact {
+            format!("{} {most}", ch.out.name())
+        } else {
+            format!("{} up to {most}", ch.out.name())
+        };
+        return Err(Miss {
+            depth: 7,
+            v: v(format!(
+                "`{card}` gives {} {}{}, not {}",
+                if exact { "exactly" } else { "at most" },
+                most,
+                ch.obj.map(|o| format!(" to {}", h.show(s, o))).unwrap_or_default(),
+                ch.n
+            ))
+            .expected(expected)
+            .found(format!("{} {}", ch.out.name(), ch.n)),
+        });
+    }
+    Ok(())
+}
+
+/// The number of targets of a clause, and what it must do that the log
+/// leaves out (when `require`).
+#[allow(clippy::too_many_arguments)]
+fn check_rest<H: Host>(
     h: &H,
     s: &H::State,
     src: &Src<H::Obj>,
@@ -461,99 +628,15 @@ fn check_changes<H: Host>(
     changes: &[Change<<H::V as Vocab>::Out, H::Obj>],
     card: &str,
     rule: &'static str,
+    require: bool,
 ) -> Result<(), Miss> {
     let v = |msg: String| Violation::new(rule, msg);
-    let allowed: Vec<&str> = c.out.iter().map(|(o, _)| o.name()).collect();
-    // Every part is an outcome of this clause, on a valid target, within bounds.
     let mut targets: Vec<H::Obj> = Vec::new();
     for ch in changes {
-        let Some(a) = c.amount(ch.out) else {
-            return Err(Miss {
-                depth: 4,
-                v: v(format!("`{card}` does not give `{}`", ch.out.name()))
-                    .expected(format!("its outcomes: {}", allowed.join(", ")))
-                    .found(format!("`{}` {}", ch.out.name(), ch.n)),
-            });
-        };
-        if let (Some(t), Some(obj)) = (&c.target, ch.obj) {
-            if !h.is(s, src, t.who, obj) {
-                return Err(Miss {
-                    depth: 5,
-                    v: v(format!("`{card}` cannot reach {}", h.show(s, obj)))
-                        .expected(format!("a target that is {}", t.who.name()))
-                        .found(h.show(s, obj)),
-                });
-            }
-            if let Some(x) = t.cond.iter().find(|x| !h.holds(s, src, x, Some(obj))) {
-                return Err(Miss {
-                    depth: 6,
-                    v: v(format!("{} is not a valid target of `{card}`", h.show(s, obj)))
-                        .expected(format!("{} {}", t.who.name(), H::V::show(x)))
-                        .found(h.show(s, obj)),
-                });
-            }
-            if !targets.contains(&obj) {
-                targets.push(obj);
-            }
-        }
-        let (n, exact) = amount_now(h, s, src, a, ch.obj);
-        let cap = h.cap(s, src, ch.out, ch.obj);
-        let most = cap.map_or(n, |k| if n >= 0 { n.min(k) } else { n.max(-k) });
-        let bad = if n >= 0 {
-            ch.n > most || ch.n < 0 || (exact && ch.n != most)
-        } else {
-            ch.n < most || ch.n > 0 || (exact && ch.n != most)
-        };
-        if bad {
-            let expected = if exact {
-                format!("{} {most}", ch.out.name())
-            } else {
-                format!("{} up to {most}", ch.out.name())
-            };
-            return Err(Miss {
-                depth: 7,
-                v: v(format!(
-                    "`{card}` gives {} {}{}, not {}",
-                    if exact { "exactly" } else { "at most" },
-                    most,
-                    ch.obj.map(|o| format!(" to {}", h.show(s, o))).unwrap_or_default(),
-                    ch.n
-                ))
-                .expected(expected)
-                .found(format!("{} {}", ch.out.name(), ch.n)),
-            });
-        }
-    }
-    // What the clause must do and the log leaves out (a chosen outcome with
-    // a valid target the state lets it reach).
-    if !c.optional {
-        for (o, a) in &c.out {
-            if !matches!(a, Amount::Exactly(_)) || changes.iter().any(|ch| ch.out == *o) {
-                continue;
-            }
-            let reachable = match &c.target {
-                Some(t) if t.count == Count::All => false,
-                Some(t) => h.candidates(s, src, t.who).into_iter().any(|obj| {
-                    t.cond.iter().all(|x| h.holds(s, src, x, Some(obj))) && h.cap(s, src, *o, Some(obj)) != Some(0)
-                }),
-                None => h.cap(s, src, *o, None) != Some(0),
-            };
-            if reachable {
-                return Err(Miss {
-                    depth: 9,
-                    v: v(format!(
-                        "`{card}` {} `{}`, which the log does not record",
-                        if c.target.is_some() {
-                            "must give a target"
-                        } else {
-                            "gives"
-                        },
-                        o.name()
-                    ))
-                    .expected(format!("its `{}` in the outcome", o.name()))
-                    .found("no such outcome"),
-                });
-            }
+        if let Some(o) = ch.obj
+            && !targets.contains(&o)
+        {
+            targets.push(o);
         }
     }
     if let Some(t) = &c.target
@@ -566,6 +649,51 @@ fn check_changes<H: Host>(
                 .expected(format!("at most {k}"))
                 .found(targets.len().to_string()),
         });
+    }
+    if !require || c.until.is_some() && c.target.as_ref().is_some_and(|t| t.count == Count::All) {
+        return Ok(());
+    }
+    let qualifies = |obj: H::Obj, o| {
+        c.target
+            .as_ref()
+            .is_none_or(|t| t.cond.iter().all(|x| h.holds(s, src, x, Some(obj))))
+            && h.cap(s, src, o, Some(obj)) != Some(0)
+    };
+    for (o, a) in &c.out {
+        if !matches!(a, Amount::Exactly(_)) {
+            continue;
+        }
+        let given: Vec<Option<H::Obj>> = changes.iter().filter(|ch| ch.out == *o).map(|ch| ch.obj).collect();
+        let missing = match &c.target {
+            Some(t) if t.count == Count::All => h
+                .candidates(s, src, t.who)
+                .into_iter()
+                .find(|obj| qualifies(*obj, *o) && !given.contains(&Some(*obj)))
+                .map(|obj| h.show(s, obj)),
+            _ if !given.is_empty() => None,
+            Some(t) => h
+                .candidates(s, src, t.who)
+                .into_iter()
+                .any(|obj| qualifies(obj, *o))
+                .then(|| format!("a target ({})", t.who.name())),
+            None => (h.cap(s, src, *o, None) != Some(0)).then(String::new),
+        };
+        if let Some(what) = missing {
+            return Err(Miss {
+                depth: 9,
+                v: v(format!(
+                    "`{card}` gives `{}`{}, which the log does not record",
+                    o.name(),
+                    if what.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" to {what}")
+                    }
+                ))
+                .expected(format!("its `{}` in the outcome", o.name()))
+                .found("no such outcome"),
+            });
+        }
     }
     Ok(())
 }

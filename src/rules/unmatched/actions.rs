@@ -21,8 +21,11 @@ pub enum Side {
     Defender,
 }
 
-/// The recorded outcome of a card effect (free text the engine cannot
-/// read): what changed. Every field is optional.
+/// The recorded outcome of a card effect: what the players chose or drew
+/// (docs/log-format/unmatched.md), checked against the card's effect.
+/// Every field is optional; what follows from the state alone (combat
+/// values, Alice's size from a card, damage to every enemy in reach) is
+/// applied by the engine and not recorded.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub struct Effect {
@@ -44,6 +47,9 @@ pub struct Effect {
     /// Cards the opponent discards from hand.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub discard: Vec<String>,
+    /// Cards the owner takes from their deck into the hand (a search).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub search: Vec<String>,
     /// Figure → health regained (never above its start).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub heal: BTreeMap<String, u8>,

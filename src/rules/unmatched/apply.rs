@@ -3,7 +3,7 @@
 //! in [`super::combat`].
 
 use super::Unmatched;
-use super::actions::{Action, Effect};
+use super::actions::Action;
 use super::state::{Phase, State};
 use super::tables::OFF;
 
@@ -68,8 +68,8 @@ impl Unmatched {
             Action::Scheme { card, effect } => {
                 if let Some(c) = self.hero(&s, p).card(card) {
                     self.play_scheme(&mut s, p, c);
-                    let opp = self.opponent(&s, p);
-                    self.apply_outcome(&mut s, effect, p, opp);
+                    let r = self.resolve_scheme(&mut s, p, c, effect);
+                    debug_assert!(r.is_ok(), "scheme applied without validation: {r:?}");
                     s.players[p as usize].discard.add(c as usize, 1);
                 }
             }
@@ -130,15 +130,6 @@ impl Unmatched {
         s.players[p as usize].hand.take(c as usize, 1);
         s.actions += 1;
         s.phase = Phase::Actions;
-    }
-
-    /// Applies a recorded outcome that [`Unmatched::check`] accepted (see
-    /// [`Unmatched::resolve_outcome`]).
-    pub(super) fn apply_outcome(&self, s: &mut State, e: &Effect, p: u8, opp: u8) {
-        if !e.is_empty() {
-            let r = self.resolve_outcome(s, e, p, opp, "");
-            debug_assert!(r.is_ok(), "outcome applied without validation: {r:?}");
-        }
     }
 
     /// Removes a figure whose health reached 0, and ends the game when a

@@ -5,22 +5,32 @@ use std::collections::BTreeMap;
 
 use super::Unmatched;
 use super::actions::{Action, Effect, Size};
+use super::choices::DECK;
 use super::setup::{Mode, PlayerSetup, Setup};
 use super::state::State;
 use super::tables::{Ability, OFF};
 
+/// An outcome with the cards it draws written `deck` (chance).
+fn drawn_as_deck(e: &Effect) -> Effect {
+    Effect {
+        draw: vec![DECK.to_string(); e.draw.len()],
+        ..e.clone()
+    }
+}
+
 impl Unmatched {
-    /// The player's choice in `a`, chance fields and outcomes cleared.
+    /// The player's choice in `a`: cards drawn as `deck`, the damage and
+    /// winner the players worked out cleared.
     pub(super) fn canonical(&self, a: &Action) -> Action {
         match a {
             Action::Maneuver { .. } => Action::Maneuver { draw: None },
-            Action::Scheme { card, .. } => Action::Scheme {
+            Action::Scheme { card, effect } => Action::Scheme {
                 card: card.clone(),
-                effect: Effect::default(),
+                effect: drawn_as_deck(effect),
             },
-            Action::Defend { card, .. } => Action::Defend {
+            Action::Defend { card, effects, .. } => Action::Defend {
                 card: card.clone(),
-                effects: Vec::new(),
+                effects: effects.iter().map(drawn_as_deck).collect(),
                 damage: None,
                 winner: None,
             },
@@ -41,14 +51,18 @@ impl Unmatched {
                     }
                 }
             }
-            Action::Scheme { effect, .. } => *effect = Effect::default(),
-            Action::Defend {
-                effects,
-                damage,
-                winner,
-                ..
-            } => {
-                effects.clear();
+            Action::Scheme { .. } => {
+                self.fill_draws(s, a, &mut |left| {
+                    (!left.is_empty()).then(|| left[rng.usize(..left.len())])
+                });
+            }
+            Action::Defend { .. } => {
+                self.fill_draws(s, a, &mut |left| {
+                    (!left.is_empty()).then(|| left[rng.usize(..left.len())])
+                });
+                let Action::Defend { winner, damage, .. } = &mut *a else {
+                    return;
+                };
                 *winner = None;
                 *damage = None;
                 // Half the time, record the damage as the players would.

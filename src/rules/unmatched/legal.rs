@@ -3,6 +3,7 @@
 
 use super::Unmatched;
 use super::actions::{Action, Effect};
+use super::choices::DECK;
 use super::state::{Phase, State};
 use super::tables::{Ability, CardKind, OFF};
 
@@ -20,21 +21,11 @@ impl Unmatched {
             let tf = s.figs[target as usize];
             let dp = tf.owner;
             let dhero = self.hero(s, dp);
-            out.push(Action::Defend {
-                card: None,
-                effects: Vec::new(),
-                damage: None,
-                winner: None,
-            });
+            out.extend(self.defend_choice(s, None));
             for c in s.players[dp as usize].hand.cards().map(|c| c as u8) {
                 let def = &dhero.cards[c as usize];
                 if matches!(def.kind, CardKind::Defense | CardKind::Versatile) && Self::usable(dhero, c, tf.fighter) {
-                    out.push(Action::Defend {
-                        card: Some(def.id.clone()),
-                        effects: Vec::new(),
-                        damage: None,
-                        winner: None,
-                    });
+                    out.extend(self.defend_choice(s, Some(c)));
                 }
             }
             return out;
@@ -66,10 +57,7 @@ impl Unmatched {
                         .iter()
                         .any(|f| f.owner == p && f.at != OFF && def.fighter.is_none_or(|x| x == f.fighter))
                 {
-                    out.push(Action::Scheme {
-                        card: def.id.clone(),
-                        effect: Effect::default(),
-                    });
+                    out.extend(self.scheme_choices(s, p, c));
                 }
             }
             for a in s.figs().iter().filter(|f| f.owner == p && f.at != OFF) {
@@ -188,6 +176,43 @@ impl Unmatched {
             card: card(rng),
             extra: Some(card(rng)),
         });
+        // Effect outcomes beyond what the cards give: one more card drawn,
+        // health and damage inflated, a value stated for a card, an outcome
+        // for a card not in this combat.
+        for a in self.legal(s) {
+            match a {
+                Action::Scheme { card, mut effect } => {
+                    effect.draw.push(DECK.to_string());
+                    out.push(Action::Scheme {
+                        card: card.clone(),
+                        effect: effect.clone(),
+                    });
+                    effect.draw.pop();
+                    effect.heal.insert(fig(rng), 1 + rng.u8(..3));
+                    effect.damage.insert(fig(rng), 1 + rng.u8(..3));
+                    out.push(Action::Scheme { card, effect });
+                }
+                Action::Defend {
+                    card: dc, mut effects, ..
+                } => {
+                    if let Some(e) = effects.first_mut() {
+                        e.draw.push(DECK.to_string());
+                    }
+                    effects.push(Effect {
+                        card: Some(card(rng)),
+                        value: Some(1 + rng.i8(..3)),
+                        ..Effect::default()
+                    });
+                    out.push(Action::Defend {
+                        card: dc,
+                        effects,
+                        damage: None,
+                        winner: None,
+                    });
+                }
+                _ => {}
+            }
+        }
         out.push(Action::Move {
             fighter: "nobody".into(),
             to: "s99".into(),

@@ -17,7 +17,9 @@
 mod actions;
 mod apply;
 mod chance;
+mod choices;
 mod combat;
+mod effects;
 mod legal;
 mod observe;
 pub mod rule;

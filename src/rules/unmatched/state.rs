@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::Unmatched;
 use super::rule;
-use super::tables::{Ability, Board, CardKind, Hero, MAX_CARDS, MAX_FIGURES, MAX_PLAYERS, OFF, Style};
+use super::tables::{Board, Hero, MAX_CARDS, MAX_FIGURES, MAX_PLAYERS, OFF, Style};
 use crate::rules::Violation;
 use crate::rules::kit::{Pile, plural, v};
 
@@ -193,20 +193,13 @@ impl Unmatched {
             .unwrap_or((p + 1) % s.n)
     }
 
+    /// The move bonus of `p`'s hero ability (Sinbad's voyages): the
+    /// continuous `move-bonus` of the effect, for the hero's fighters.
     pub(super) fn sinbad_bonus(&self, s: &State, p: u8) -> u8 {
-        let hero = self.hero(s, p);
-        if hero.ability != Ability::Voyages {
+        let Some(f) = (0..s.nfig).find(|&f| s.figs[f as usize].owner == p && s.figs[f as usize].at != OFF) else {
             return 0;
-        }
-        let pl = &s.players[p as usize];
-        let n: u16 = hero
-            .cards
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| c.kind == CardKind::Scheme)
-            .map(|(i, _)| u16::from(pl.discard.count(i)))
-            .sum();
-        n.min(u16::from(u8::MAX)) as u8
+        };
+        self.ability_mod(s, p, super::effects::Out::MoveBonus, f).clamp(0, 255) as u8
     }
 
     pub(super) fn usable(hero: &Hero, c: u8, fighter: u8) -> bool {

@@ -11,6 +11,8 @@ use crate::model::{Component, FieldValue, Game};
 use crate::rules::kit::graph::{MAX_NODES, Set};
 use crate::rules::kit::{Graph, IdTable, Reader};
 
+use super::effects::{Def, Uv};
+
 /// Distinct cards per hero deck (the deck state is a fixed array of copies).
 pub const MAX_CARDS: usize = 24;
 /// Figures on the board at most (4 heroes with their sidekicks).
@@ -198,6 +200,14 @@ pub struct Tables {
     pub numbers: Numbers,
     /// Figure id → (hero, fighter, copy).
     pub figures: HashMap<String, (u8, u8, u8)>,
+    /// Every card and hero ability as a compiled effect.
+    pub defs: Vec<Def>,
+    /// What each effect is called in messages (the card or hero id).
+    pub def_names: Vec<String>,
+    /// Per hero, per card index: its effect.
+    pub card_defs: Vec<Vec<Option<u16>>>,
+    /// Per hero: its ability's effect.
+    pub hero_defs: Vec<Option<u16>>,
 }
 
 fn style(r: &mut Reader, h: &Component, s: &str) -> Style {
@@ -217,14 +227,26 @@ fn style(r: &mut Reader, h: &Component, s: &str) -> Style {
     }
 }
 
+/// What a hero's ability does, read from its effect: a size chosen at
+/// setup, a start-of-turn attack, an extra card in attacks, a move bonus.
+fn ability_of(d: &Def) -> Ability {
+    use super::effects::{Out, When};
+    let has = |w: When, o: Out| d.clauses.iter().any(|c| c.when == w && c.amount(o).is_some());
+    if has(When::Setup, Out::Big) {
+        Ability::Size
+    } else if d.has(When::StartOfTurn) {
+        Ability::Gaze
+    } else if has(When::Attack, Out::ExtraCard) {
+        Ability::ExtraCard
+    } else if has(When::Continuous, Out::MoveBonus) {
+        Ability::Voyages
+    } else {
+        Ability::None
+    }
+}
+
 fn read_hero(r: &mut Reader, h: &Component) -> Hero {
-    let ability = match h.id.as_str() {
-        "alice" => Ability::Size,
-        "medusa" => Ability::Gaze,
-        "king-arthur" => Ability::ExtraCard,
-        "sinbad" => Ability::Voyages,
-        _ => Ability::None,
-    };
+    let ability = Ability::None;
     let hero_move = r.small::<u8>(h, "move").unwrap_or(0);
     let mut fighters = Vec::new();
     for f in h.field("fighters").and_then(FieldValue::as_list).unwrap_or(&[]) {
@@ -340,7 +362,7 @@ fn read_card<'g>(r: &mut Reader<'g>, c: &'g Component, heroes: &mut [Hero]) {
             }
         },
     };
-    let timing = if c.field("effect").is_none() {
+    let timing = if c.field("text").is_none() {
         None
     } else {
         Some(match c.field("timing").and_then(FieldValue::as_str) {
@@ -482,6 +504,61 @@ impl Tables {
                 }
             }
         }
+        let (mut defs, mut def_names) = (Vec::new(), Vec::new());
+        let mut add = |d: Def, name: &str| -> Option<u16> {
+            if d.clauses.is_empty() {
+                return None;
+            }
+            defs.push(d);
+            def_names.push(name.to_string());
+            Some((defs.len() - 1) as u16)
+        };
+        let mut hero_defs = vec![None; heroes.len()];
+        let mut card_defs: Vec<Vec<Option<u16>>> = heroes.iter().map(|h| vec![None; h.cards.len()]).collect();
+        for h in r.all("hero") {
+            if let Some(i) = heroes.iter().position(|x| x.id == h.id) {
+                let d = r.effect::<Uv>(h, "effect", h.field("effect"));
+                heroes[i].ability = ability_of(&d);
+                hero_defs[i] = add(d, &h.id);
+            }
+        }
+        for c in r.all("card") {
+            let hi = c
+                .field("hero")
+                .and_then(FieldValue::as_str)
+                .and_then(|id| heroes.iter().position(|x| x.id == id));
+            if let Some(hi) = hi
+                && let Some(ci) = heroes[hi].card(&c.id)
+            {
+                let d = r.effect::<Uv>(c, "effect", c.field("effect"));
+                // The printed timing and the effect's say the same.
+                use super::effects::When;
+                let want = match heroes[hi].cards[ci as usize].timing {
+                    Some(Timing::Immediately) => Some(When::Immediately),
+                    Some(Timing::DuringCombat) => Some(When::DuringCombat),
+                    Some(Timing::AfterCombat) => Some(When::AfterCombat),
+                    Some(Timing::NotInCombat) => Some(When::Scheme),
+                    None => None,
+                };
+                if let Some(w) = want
+                    && let Some(x) = d.clauses.iter().find(|x| x.when != w)
+                {
+                    r.error(
+                        c,
+                        "effect",
+                        format!(
+                            "card `{}` resolves {} but its effect says `{}`",
+                            c.id,
+                            heroes[hi].cards[ci as usize].timing.map_or("", Timing::name),
+                            crate::rules::kit::effects::Word::name(x.when)
+                        ),
+                        format!("`when: {}` in every clause", crate::rules::kit::effects::Word::name(w)),
+                        format!("`when: {}`", crate::rules::kit::effects::Word::name(x.when)),
+                    );
+                }
+                card_defs[hi][ci as usize] = add(d, &c.id);
+            }
+        }
         let mut boards = Vec::new();
         for b in r.some("battlefield", "battlefields") {
             boards.extend(read_board(&mut r, b));
@@ -504,6 +581,10 @@ impl Tables {
             boards,
             numbers,
             figures,
+            defs,
+            def_names,
+            card_defs,
+            hero_defs,
         });
         r.finish(tables)
     }

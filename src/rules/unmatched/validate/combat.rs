@@ -4,10 +4,12 @@
 
 use super::super::Unmatched;
 use super::super::actions::{Effect, Side};
+use super::super::effects::{Ch, Ctx, Out, When};
 use super::super::rule;
 use super::super::state::{Phase, State};
 use super::super::tables::{Ability, CardKind, OFF};
 use crate::rules::Violation;
+use crate::rules::kit::effects as fx;
 use crate::rules::kit::v;
 
 impl Unmatched {
@@ -56,6 +58,15 @@ impl Unmatched {
             }
             let x = self.card(s, p, e, rule::ATTACK)?;
             self.in_hand(s, p, x, if x == c { 2 } else { 1 }, rule::ATTACK)?;
+            if let Some(src) = self.ability_src(s, p) {
+                let ctx = Ctx::new(self, &[When::Attack], None);
+                let ch = Ch {
+                    out: Out::ExtraCard,
+                    obj: Some(a as u8),
+                    n: 1,
+                };
+                fx::allow(&ctx, s, &src, &[ch], rule::ATTACK)?;
+            }
         }
         Ok(())
     }

@@ -8,10 +8,12 @@ mod combat;
 
 use super::Unmatched;
 use super::actions::{Action, Effect};
+use super::effects::{Ch, Ctx, Out, When};
 use super::rule;
 use super::state::{Phase, State};
 use super::tables::{Ability, CardKind, OFF, Style};
 use crate::rules::Violation;
+use crate::rules::kit::effects as fx;
 use crate::rules::kit::{ordinal, plural, v};
 
 impl Unmatched {
@@ -147,6 +149,15 @@ impl Unmatched {
                     b.name(ms)
                 ))
                 .found(format!("{target} on {} ({})", b.name(ts), b.zone_list(ts))));
+        }
+        if let Some(src) = self.ability_src(s, p) {
+            let ctx = Ctx::new(self, &[When::StartOfTurn], None);
+            let ch = Ch {
+                out: Out::Damage,
+                obj: Some(t as u8),
+                n: 1,
+            };
+            fx::allow(&ctx, s, &src, &[ch], rule::ACTIONS)?;
         }
         Ok(t)
     }
@@ -381,15 +392,11 @@ impl Unmatched {
                 .expected(format!("an outcome of `{card}` without `card` or `value`"))
                 .found(format!("{effect:?}")));
         }
-        if effect.is_empty() {
-            return Ok(());
-        }
         // The outcome resolves with the card played (out of the hand, the
         // action counted), on a scratch copy.
         let mut t = s.clone();
         self.play_scheme(&mut t, p, c);
-        let opp = self.opponent(&t, p);
-        self.resolve_outcome(&mut t, effect, p, opp, rule::SCHEME)
+        self.resolve_scheme(&mut t, p, c, effect)
     }
 
     fn check_discard(&self, s: &State, p: u8, card: &str) -> Result<(), Violation> {

@@ -275,32 +275,32 @@ impl Xterminio {
         }
     }
 
-    /// The clause of `src` that allows `e` now (the check accepted it).
-    fn clause_for(&self, s: &State, src: &Src<Spot>, a: usize, e: &Effect, open: &[When]) -> Option<u8> {
+    /// The clauses of `src` that allow `e` now (the check accepted it).
+    fn clause_for(&self, s: &State, src: &Src<Spot>, a: usize, e: &Effect, open: &[When]) -> Option<fx::Allowed> {
         let mut ctx = self.ctx_for(s, a, open);
         ctx.card = e.fetch.first().and_then(|id| self.t.card(id));
-        fx::allow(&ctx, s, src, &e.changes(a), rule::ACTIONS)
-            .ok()
-            .map(|i| i as u8)
+        fx::allow(&ctx, s, src, &e.changes(a), rule::ACTIONS).ok()
     }
 
-    /// Applies an allowed outcome: cost, use, changes, what lasts.
-    fn apply_effect(&self, s: &mut State, src: Src<Spot>, clause: u8, e: &Effect, a: usize) {
-        let c = &self.t.defs[usize::from(src.card)].clauses[usize::from(clause)];
-        for (_, n) in &c.cost {
-            s.p[a].energy = s.p[a].energy.saturating_sub(n.max(&0).unsigned_abs());
-        }
-        if let Some((per, _)) = c.limit {
-            s.uses.add(src.owner, src.card, clause, per);
-        }
-        let all = c.target.as_ref().is_some_and(|t| t.count == Count::All);
-        if all && let Some(until) = c.until {
-            s.lasting.push(Lasting {
-                src,
-                clause,
-                obj: None,
-                until,
-            });
+    /// Applies an allowed outcome: costs, uses, changes, what lasts.
+    fn apply_effect(&self, s: &mut State, src: Src<Spot>, ok: &fx::Allowed, e: &Effect, a: usize) {
+        for &clause in &ok.clauses {
+            let c = &self.t.defs[usize::from(src.card)].clauses[usize::from(clause)];
+            for (_, n) in &c.cost {
+                s.p[a].energy = s.p[a].energy.saturating_sub(n.max(&0).unsigned_abs());
+            }
+            if let Some((per, _)) = c.limit {
+                s.uses.add(src.owner, src.card, clause, per);
+            }
+            let all = c.target.as_ref().is_some_and(|t| t.count == Count::All);
+            if all && let Some(until) = c.until {
+                s.lasting.push(Lasting {
+                    src,
+                    clause,
+                    obj: None,
+                    until,
+                });
+            }
         }
         for (&to, id) in &e.deploy {
             if let (Some(c), Some(i)) = (self.t.card(id), to.index()) {
@@ -319,7 +319,7 @@ impl Xterminio {
                 side.camp.push(CampCard { card: c, fresh: true });
             }
         }
-        for ch in e.changes(a) {
+        for (ch, &clause) in e.changes(a).into_iter().zip(&ok.of) {
             if ch.out != Out::Deploy && ch.out != Out::Fetch {
                 self.apply_change(s, &src, clause, ch);
             }
@@ -365,8 +365,8 @@ impl Xterminio {
             owner: a as u8,
             at: None,
         };
-        if let Some(clause) = self.clause_for(s, &src, a, &e, &[When::Play]) {
-            self.apply_effect(s, src, clause, &e, a);
+        if let Some(ok) = self.clause_for(s, &src, a, &e, &[When::Play]) {
+            self.apply_effect(s, src, &ok, &e, a);
         }
     }
 
@@ -384,8 +384,8 @@ impl Xterminio {
             open.push(When::Upkeep);
         }
         for src in srcs.into_iter().filter(|x| Some(x.card) == d) {
-            if let Some(clause) = self.clause_for(s, &src, a, &e, &open) {
-                self.apply_effect(s, src, clause, &e, a);
+            if let Some(ok) = self.clause_for(s, &src, a, &e, &open) {
+                self.apply_effect(s, src, &ok, &e, a);
                 return;
             }
         }
