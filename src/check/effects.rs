@@ -2,8 +2,8 @@
 //! one its structured effect states, and every amount of the effect above 1
 //! must appear in the text of every locale (1 may be written as "a", "one").
 //! Numbers inside `{{ … }}` templates quote the card's own fields and are
-//! left out; digits and the number words two to ten (English, Spanish)
-//! count.
+//! left out, as are digits glued to letters (square names such as `C4`);
+//! digits and the number words two to ten (English, Spanish) count.
 
 use indexmap::IndexMap;
 
@@ -177,7 +177,12 @@ pub fn numbers_in(text: &str, locale: &str) -> Vec<i64> {
                 i += 1;
             }
             let percent = plain[i..].trim_start().starts_with('%');
-            if !percent && let Ok(n) = plain[start..i].parse::<i64>() {
+            // `C4`, `D5`: a square's name, not a number.
+            let id = start > 0 && bytes[start - 1].is_ascii_alphabetic();
+            if !percent
+                && !id
+                && let Ok(n) = plain[start..i].parse::<i64>()
+            {
                 out.push(n);
             }
             continue;
@@ -209,5 +214,6 @@ mod tests {
         );
         assert_eq!(numbers_in("Deal {{ damage }} damage, 2 more", "en"), vec![2]);
         assert_eq!(numbers_in("+1 attack", "en"), vec![1]);
+        assert_eq!(numbers_in("a wall on D4 or E4", "en"), Vec::<i64>::new());
     }
 }

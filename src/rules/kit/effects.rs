@@ -339,6 +339,12 @@ pub trait Host {
     fn afford(&self, s: &Self::State, src: &Src<Self::Obj>, res: <Self::V as Vocab>::Res, n: i16) -> bool;
     /// A target in words (`Ben's advance-left`).
     fn show(&self, s: &Self::State, obj: Self::Obj) -> String;
+
+    /// Whether a log records `out` (`false`: the engine applies it when
+    /// the clause is used, as a torch that lasts the phase).
+    fn recorded(&self, _out: <Self::V as Vocab>::Out) -> bool {
+        true
+    }
 }
 
 fn amount_now<H: Host>(
@@ -416,9 +422,7 @@ pub fn allow_with<H: Host>(
     for (i, c) in def.clauses.iter().enumerate() {
         // An automatic clause applies by itself; a log may still state its
         // outcome (`size: small`), which must then be exactly what it gives.
-        if c.auto && changes.is_empty() {
-            continue;
-        }
+        // Used with nothing recorded, its moment and limit still count.
         if !h.open(s, src, c.when) {
             miss(
                 &mut best,
@@ -474,9 +478,6 @@ pub fn allow_with<H: Host>(
             continue;
         }
         usable.push(i);
-    }
-    if usable.iter().all(|&i| def.clauses[i].auto) && changes.is_empty() {
-        usable.clear();
     }
     if usable.is_empty() {
         return Err(best.map(|m| m.v).unwrap_or_else(|| {
@@ -660,7 +661,7 @@ fn check_rest<H: Host>(
             && h.cap(s, src, o, Some(obj)) != Some(0)
     };
     for (o, a) in &c.out {
-        if !matches!(a, Amount::Exactly(_)) {
+        if !matches!(a, Amount::Exactly(_)) || !h.recorded(*o) {
             continue;
         }
         let given: Vec<Option<H::Obj>> = changes.iter().filter(|ch| ch.out == *o).map(|ch| ch.obj).collect();
@@ -880,6 +881,7 @@ pub fn owed<H: Host>(h: &H, s: &H::State, src: &Src<H::Obj>, when: <H::V as Voca
             && c.cond.iter().all(|x| h.holds(s, src, x, None))
             && c.out.iter().any(|(o, a)| {
                 matches!(a, Amount::Exactly(_))
+                    && h.recorded(*o)
                     && match &c.target {
                         Some(t) => h.candidates(s, src, t.who).into_iter().any(|obj| {
                             t.cond.iter().all(|x| h.holds(s, src, x, Some(obj)))

@@ -4,8 +4,10 @@
 
 use super::OneVMany;
 use super::actions::{Action, Effect};
+use super::effects::{Ctx, MANY_SIDE, ONE_SIDE, Out, Per, When};
 use super::state::{EMPTY, FREE, OBSTACLE, ONE, Phase, Reason, State, Token, WALL, bit};
 use super::tables::{MAX_SQUARES, NONE};
+use crate::rules::kit::effects::{self as fx, Src};
 
 impl OneVMany {
     /// The state after `a`, which [`OneVMany::check`] accepted.
@@ -13,6 +15,11 @@ impl OneVMany {
         match a {
             Action::EndTurn => match s.phase {
                 Phase::One => {
+                    self.fire(&mut s, When::OnePhaseEnd);
+                    s.removed = None;
+                    if s.phase == Phase::Over {
+                        return s;
+                    }
                     s.phase = Phase::Many;
                     s.to_move = 1 - s.one_player;
                     s.active = NONE;
@@ -26,9 +33,13 @@ impl OneVMany {
                     s.to_move = 1 - s.one_player;
                 }
                 Phase::Many => {
+                    self.fire(&mut s, When::ManyPhaseEnd);
                     s.to_move = s.one_player;
                     Self::reset_actor(&mut s);
                     s.active = NONE;
+                    s.removed = None;
+                    s.one_attacked = false;
+                    s.uses.reset(Per::Turn);
                     if s.turn >= self.t.last_turn {
                         s.over = Some(Reason::OutOfTime);
                         s.phase = Phase::Over;
@@ -41,6 +52,10 @@ impl OneVMany {
                     s.to_move = s.one_player;
                     s.round += 1;
                     s.turn = 1;
+                    s.uses.reset(Per::Turn);
+                    s.uses.reset(Per::Round);
+                    s.one_attacked = false;
+                    s.removed = None;
                     s.phase = Phase::Reveal;
                     self.start_round_board(&mut s);
                 }
@@ -98,6 +113,7 @@ impl OneVMany {
                         self.relocate(&mut s, from, dest);
                     } else {
                         s.spent = s.spent.saturating_add(1);
+                        s.moved = true;
                         let from = s.tokens[s.active as usize].sq;
                         self.relocate(&mut s, from, dest);
                     }
@@ -107,10 +123,17 @@ impl OneVMany {
                 if let Some(t) = self.t.square(target) {
                     s.spent = s.spent.saturating_add(1);
                     if s.phase == Phase::One {
-                        let dmg = s.one_dmg.saturating_add(s.bonus_dmg).max(0);
+                        let dmg = self.one_damage(&s, t);
+                        s.one_attacked = true;
                         self.change_life(&mut s, t, -dmg);
+                        if s.occ[t as usize] == FREE {
+                            s.removed = s.removed.map(|(ty, _)| (ty, true));
+                        }
                     } else {
-                        let dmg = self.many_damage(&s, s.tokens[s.active as usize].ty);
+                        let one = Some(s.one_sq);
+                        let taken = self.modifier(&s, Out::DamageTaken, one, None);
+                        self.count_uses(&mut s, Out::DamageTaken, one);
+                        let dmg = (i16::from(self.many_damage(&s, s.active as usize)) + taken).clamp(0, 50) as i8;
                         self.change_life(&mut s, t, -dmg);
                     }
                     self.after_losses(&mut s);
@@ -121,6 +144,7 @@ impl OneVMany {
                     s.tokens[k].activated = true;
                     s.active = k as u8;
                     Self::reset_actor(&mut s);
+                    s.moved = false;
                 }
             }
             Action::Interact { interaction, effect } => {
@@ -128,29 +152,55 @@ impl OneVMany {
                 if let Some(&(_, cost)) = sc.interactions.get((*interaction as usize).wrapping_sub(1)) {
                     s.spent = s.spent.saturating_add(cost);
                 }
-                self.apply_outcome(&mut s, effect);
-                self.after_losses(&mut s);
+                let d = self.t.fx.interactions[s.scenario as usize]
+                    .get((*interaction as usize).wrapping_sub(1))
+                    .copied()
+                    .flatten();
+                self.use_effect(&mut s, d, &[When::Interaction], None, effect);
             }
             Action::Equip { card, effect } => {
-                let cost = if s.phase == Phase::One {
-                    self.t
-                        .one_upgrade(card)
-                        .and_then(|u| self.t.one_upgrades[u as usize].equipment)
+                let one = s.phase == Phase::One;
+                let (cost, d) = if one {
+                    let u = self.t.one_upgrade(card);
+                    (
+                        u.and_then(|u| self.t.one_upgrades[u as usize].equipment),
+                        u.and_then(|u| self.t.fx.one_equipment[u as usize]),
+                    )
                 } else {
-                    self.t
-                        .many_upgrade(card)
-                        .and_then(|u| self.t.many_upgrades[u as usize].equipment)
+                    let u = self.t.many_upgrade(card);
+                    (
+                        u.and_then(|u| self.t.many_upgrades[u as usize].equipment),
+                        u.and_then(|u| self.t.fx.many_equipment[u as usize]),
+                    )
                 };
                 s.spent = s.spent.saturating_add(cost.unwrap_or(0));
-                self.apply_outcome(&mut s, effect);
-                self.after_losses(&mut s);
+                self.use_effect(&mut s, d, &[When::Equipment], None, effect);
             }
-            Action::Trigger { effect, .. } => {
-                self.apply_outcome(&mut s, effect);
-                self.after_losses(&mut s);
+            Action::Trigger { by, effect } => {
+                let (d, owner) = match self.source(&s, by) {
+                    Ok(src) => self.source_def(&s, src),
+                    Err(_) => (None, 0),
+                };
+                let open = self.moments(&s);
+                self.use_effect(&mut s, d, &open, Some(owner), effect);
             }
-            Action::Reinforce { unit, square, .. } => {
+            Action::Reinforce { unit, square, by } => {
                 if let (Some(ty), Some(sq)) = (self.t.unit(unit), self.t.square(square)) {
+                    if let Ok(src) = self.source(&s, by)
+                        && let (Some(card), owner) = self.source_def(&s, src)
+                    {
+                        let mut ctx = Ctx::new(self, &self.moments(&s));
+                        ctx.unit = Some(ty);
+                        let x = Src { card, owner, at: None };
+                        let ch = super::effects::Ch {
+                            out: Out::Reinforce,
+                            obj: Some(sq),
+                            n: 1,
+                        };
+                        if let Ok(ok) = fx::allow(&ctx, &s, &x, &[ch], "") {
+                            self.count_clauses(&mut s, &x, &ok);
+                        }
+                    }
                     self.new_token(&mut s, ty, sq, true);
                 }
             }
@@ -186,17 +236,27 @@ impl OneVMany {
                     };
                     s.one_owned |= bit(o);
                     s.many_owned |= bit(m);
-                    let om = &self.t.one_upgrades[o as usize].mods;
-                    s.one_ap += om.actions;
-                    s.one_range += om.range;
-                    s.one_dmg += om.damage;
-                    s.one_max = (s.one_max + om.life).max(1);
-                    s.one_life = (s.one_life + om.life).clamp(1, s.one_max);
-                    s.one_obstacle_extra += om.obstacle_extra;
-                    let mm = &self.t.many_upgrades[m as usize].mods;
-                    s.many_life += mm.life;
-                    s.many_melee += mm.melee_damage;
-                    s.many_ranged += mm.ranged_range;
+                    // Life gained with an upgrade comes with its maximum.
+                    let gain = |d: Option<u16>| {
+                        d.map_or(0, |d| {
+                            self.t.fx.defs[usize::from(d)]
+                                .clauses
+                                .iter()
+                                .filter(|c| c.when == When::Continuous)
+                                .filter_map(|c| match c.amount(Out::Life) {
+                                    Some(fx::Amount::Exactly(n)) => Some(*n),
+                                    _ => None,
+                                })
+                                .sum::<i16>()
+                        })
+                    };
+                    let one = gain(self.t.fx.one_upgrades[o as usize]).clamp(-20, 20) as i8;
+                    s.one_max = (s.one_max + one).max(1);
+                    s.one_life = (s.one_life + one).clamp(1, s.one_max);
+                    let many = gain(self.t.fx.many_upgrades[m as usize]).clamp(-20, 20) as i8;
+                    for k in s.tokens.iter_mut().filter(|k| k.sq != NONE) {
+                        k.life = (k.life + many).max(1);
+                    }
                     s.phase = Phase::Ready;
                 }
             }
@@ -271,6 +331,11 @@ impl OneVMany {
             FREE => {}
             ONE => {
                 s.one_life = (s.one_life as i16 + d as i16).clamp(0, s.one_max as i16) as i8;
+                if s.one_life == 0 && self.has(s, Out::Survive, Some(sq)).is_some() {
+                    // Second Wind: ONE stays at 1.
+                    self.count_uses(s, Out::Survive, Some(sq));
+                    s.one_life = 1;
+                }
                 if s.one_life == 0 {
                     s.over = Some(Reason::HeroFallen);
                     s.phase = Phase::Over;
@@ -281,6 +346,7 @@ impl OneVMany {
                 let max = self.many_max_life(s, s.tokens[k].ty);
                 let life = (s.tokens[k].life as i16 + d as i16).min(max as i16);
                 if life <= 0 {
+                    s.removed = Some((s.tokens[k].ty, false));
                     s.tokens[k].life = 0;
                     s.tokens[k].sq = NONE;
                     s.occ[sq as usize] = FREE;
@@ -311,7 +377,102 @@ impl OneVMany {
         }
     }
 
+    /// Applies the automatic clauses a moment triggers (every source in
+    /// force), counting their uses.
+    pub(super) fn fire(&self, s: &mut State, when: When) {
+        let ctx = Ctx::new(self, &[when]);
+        let changes = fx::fire(&ctx, s, &self.sources(s), when, None);
+        for (src, clause, ch) in changes {
+            if let Some((per, _)) = self.t.fx.defs[usize::from(src.card)].clauses[usize::from(clause)].limit {
+                s.uses.add(src.owner, src.card, clause, per);
+            }
+            self.apply_change(s, ch);
+        }
+        self.after_losses(s);
+    }
+
+    /// A recorded outcome of effect `d` applied: its uses counted, what it
+    /// records, what it does by itself at that moment, and a torch lit.
+    fn use_effect(&self, s: &mut State, d: Option<u16>, open: &[When], owner: Option<u8>, e: &Effect) {
+        if let Some(card) = d {
+            let owner = owner.unwrap_or(if s.phase == Phase::One { ONE_SIDE } else { MANY_SIDE });
+            let at = if owner == ONE_SIDE {
+                s.one_sq
+            } else {
+                self.actor_square(s)
+            };
+            let x = Src {
+                card,
+                owner,
+                at: (at != NONE).then_some(at),
+            };
+            let ctx = Ctx::new(self, open);
+            let changes = self.changes(s, e);
+            let mut e = e.clone();
+            if let Ok(ok) = fx::allow(&ctx, s, &x, &changes, "") {
+                self.count_clauses(s, &x, &ok);
+                let def = &self.t.fx.defs[usize::from(card)];
+                if ok
+                    .clauses
+                    .iter()
+                    .any(|&c| def.clauses[usize::from(c)].amount(Out::IgnoreDarkness).is_some())
+                {
+                    s.torch = true;
+                }
+                // What restates an automatic clause is applied by it, once.
+                for (ch, &c) in changes.iter().zip(&ok.of) {
+                    if def.clauses[usize::from(c)].auto
+                        && let Some(q) = ch.obj
+                    {
+                        let name = self.t.name(q).to_string();
+                        e.life.remove(&name);
+                        e.remove.retain(|x| *x != name);
+                        e.obstacle.retain(|x| *x != name);
+                        e.wall.retain(|x| *x != name);
+                    }
+                }
+            }
+            self.apply_outcome(s, &e);
+            for &w in open {
+                let ctx = Ctx::new(self, &[w]);
+                let changes = fx::fire(&ctx, s, &[x], w, None);
+                for (src, clause, ch) in changes {
+                    if let Some((per, _)) = self.t.fx.defs[usize::from(src.card)].clauses[usize::from(clause)].limit {
+                        s.uses.add(src.owner, src.card, clause, per);
+                    }
+                    self.apply_change(s, ch);
+                }
+            }
+        } else {
+            self.apply_outcome(s, e);
+        }
+        self.after_losses(s);
+    }
+
+    /// Counts the uses of the limited clauses an allowed outcome used.
+    fn count_clauses(&self, s: &mut State, x: &Src<u8>, ok: &fx::Allowed) {
+        for &c in &ok.clauses {
+            if let Some((per, _)) = self.t.fx.defs[usize::from(x.card)].clauses[usize::from(c)].limit {
+                s.uses.add(x.owner, x.card, c, per);
+            }
+        }
+    }
+
+    /// One automatic change.
+    pub(super) fn apply_change(&self, s: &mut State, ch: super::effects::Ch) {
+        let Some(q) = ch.obj else { return };
+        match ch.out {
+            Out::Heal => self.change_life(s, q, ch.n.clamp(0, 20) as i8),
+            Out::LoseLife => self.change_life(s, q, -(ch.n.clamp(0, 20) as i8)),
+            Out::Obstacle => s.terrain[q as usize] = OBSTACLE,
+            Out::Wall => s.terrain[q as usize] = WALL,
+            Out::Remove => s.terrain[q as usize] = EMPTY,
+            _ => {}
+        }
+    }
+
     pub(super) fn reset_actor(s: &mut State) {
+        s.torch = false;
         s.spent = 0;
         s.bonus_ap = 0;
         s.bonus_range = 0;

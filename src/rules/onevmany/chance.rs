@@ -2,12 +2,13 @@
 //! canonical forms, random outcomes and random headers for generated games.
 
 use super::OneVMany;
-use super::actions::{Action, Effect};
+use super::actions::Action;
 use super::setup::{PlayerSetup, Setup};
 use super::state::{State, bit};
 
 impl OneVMany {
-    /// The player's choice in `a`, chance fields cleared.
+    /// The player's choice in `a`, chance fields cleared (an effect's
+    /// outcome is a choice and stays).
     pub(super) fn canonical(&self, a: &Action) -> Action {
         match a {
             Action::Reveal { .. } => Action::Reveal {
@@ -16,18 +17,6 @@ impl OneVMany {
             Action::DrawUpgrades { .. } => Action::DrawUpgrades {
                 one: Vec::new(),
                 many: Vec::new(),
-            },
-            Action::Interact { interaction, .. } => Action::Interact {
-                interaction: *interaction,
-                effect: Effect::default(),
-            },
-            Action::Equip { card, .. } => Action::Equip {
-                card: card.clone(),
-                effect: Effect::default(),
-            },
-            Action::Trigger { by, .. } => Action::Trigger {
-                by: by.clone(),
-                effect: Effect::default(),
             },
             other => other.clone(),
         }

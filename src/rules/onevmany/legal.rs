@@ -3,8 +3,10 @@
 
 use super::OneVMany;
 use super::actions::{Action, Effect};
+use super::effects::{Ctx, MANY_SIDE, ONE_SIDE, Out, When};
 use super::state::{EMPTY, FREE, OBSTACLE, Phase, State, WALL, bit};
 use super::tables::{NONE, User};
+use crate::rules::kit::effects::{self as fx, Host, Src};
 
 impl OneVMany {
     /// Every legal action in `s`, chance fields in canonical form.
@@ -54,7 +56,7 @@ impl OneVMany {
                         }
                         out.push(Action::Move { to: name(q) });
                     }
-                    let range = s.one_range.saturating_add(s.bonus_range);
+                    let range = self.one_range(s);
                     for k in &s.tokens {
                         if k.sq != NONE && self.t.line_distance(s.one_sq, k.sq).is_some_and(|d| d <= range) {
                             out.push(Action::Attack { target: name(k.sq) });
@@ -81,14 +83,24 @@ impl OneVMany {
                     if left >= 1 {
                         for &q in self.t.board.neighbours(k.sq) {
                             let t = s.terrain[q as usize];
-                            if s.occ[q as usize] == FREE && t != WALL && (t != OBSTACLE || s.climb) {
+                            let through = s.climb || self.has(s, Out::PassObstacles, Some(k.sq)).is_some();
+                            // Through an obstacle only with an action left to step off it again.
+                            let exit =
+                                s.climb
+                                    || self.t.board.neighbours(q).iter().any(|&n| {
+                                        n != k.sq && s.occ[n as usize] == FREE && s.terrain[n as usize] == EMPTY
+                                    });
+                            if s.occ[q as usize] == FREE
+                                && t != WALL
+                                && (t != OBSTACLE || through && (s.climb || left >= 2 && exit))
+                            {
                                 out.push(Action::Move { to: name(q) });
                             }
                         }
                         if self
                             .t
                             .line_distance(k.sq, s.one_sq)
-                            .is_some_and(|d| d <= self.many_range(s, k.ty))
+                            .is_some_and(|d| d <= self.many_range(s, s.active as usize))
                         {
                             out.push(Action::Attack { target: name(s.one_sq) });
                         }
@@ -120,6 +132,11 @@ impl OneVMany {
                 }
             }
         }
+        // What card effects require first (a choice owed, a unit that must
+        // leave an obstacle) can make ending or moving on illegal.
+        out.retain(|a| {
+            !matches!(a, Action::EndTurn | Action::Activate { .. } | Action::Place { .. }) || self.check(s, a).is_ok()
+        });
         out
     }
 
@@ -228,41 +245,150 @@ impl OneVMany {
         out
     }
 
-    /// Interactions and equipment the acting side can pay for.
+    /// Interactions and equipment the acting side can pay for, with every
+    /// outcome their effects allow.
     pub(super) fn legal_specials(&self, s: &State, one: bool, left: i8, out: &mut Vec<Action>) {
         let user = if one { User::One } else { User::Many };
         if s.scenario != NONE {
             for (i, &(who, cost)) in self.t.scenarios[s.scenario as usize].interactions.iter().enumerate() {
                 if who == user && cost <= left {
-                    out.push(Action::Interact {
-                        interaction: (i + 1) as u8,
-                        effect: Effect::default(),
-                    });
+                    let d = self.t.fx.interactions[s.scenario as usize][i];
+                    for effect in self.effect_choices(s, d, &[When::Interaction]) {
+                        let a = Action::Interact {
+                            interaction: (i + 1) as u8,
+                            effect,
+                        };
+                        if self.check(s, &a).is_ok() {
+                            out.push(a);
+                        }
+                    }
                 }
             }
         }
-        let (owned, list) = if one {
-            (s.one_owned, &self.t.one_upgrades)
+        let (owned, list, eq) = if one {
+            (s.one_owned, &self.t.one_upgrades, &self.t.fx.one_equipment)
         } else {
-            (s.many_owned, &self.t.many_upgrades)
+            (s.many_owned, &self.t.many_upgrades, &self.t.fx.many_equipment)
         };
         for (i, u) in list.iter().enumerate() {
             if owned & bit(i as u8) != 0 && u.equipment.is_some_and(|c| c <= left) {
-                out.push(Action::Equip {
-                    card: u.id.clone(),
-                    effect: Effect::default(),
-                });
+                for effect in self.effect_choices(s, eq[i], &[When::Equipment]) {
+                    let a = Action::Equip {
+                        card: u.id.clone(),
+                        effect,
+                    };
+                    if self.check(s, &a).is_ok() {
+                        out.push(a);
+                    }
+                }
             }
         }
     }
 
+    /// Triggers of the cards in force that have a choice to record now.
     pub(super) fn legal_triggers(&self, s: &State, out: &mut Vec<Action>) {
+        let open = self.moments(s);
         for by in self.sources_in_force(s) {
-            out.push(Action::Trigger {
-                by,
-                effect: Effect::default(),
-            });
+            let Ok(src) = self.source(s, &by) else { continue };
+            let (d, _) = self.source_def(s, src);
+            if !d.is_some_and(|d| self.t.fx.defs[usize::from(d)].clauses.iter().any(|c| !c.auto)) {
+                continue;
+            }
+            for effect in self.effect_choices(s, d, &open) {
+                let a = Action::Trigger { by: by.clone(), effect };
+                if self.check(s, &a).is_ok() {
+                    out.push(a);
+                }
+            }
         }
+    }
+
+    /// Every outcome the chosen clauses of effect `d` may record at the
+    /// moments `open`: each clause's targets with the amount the state
+    /// allows, combined across the clauses, and nothing at all.
+    pub(super) fn effect_choices(&self, s: &State, d: Option<u16>, open: &[When]) -> Vec<Effect> {
+        let mut all = vec![Effect::default()];
+        let Some(d) = d else { return all };
+        let ctx = Ctx::new(self, open);
+        let owner = if s.phase == Phase::One { ONE_SIDE } else { MANY_SIDE };
+        let at = self.actor_square(s);
+        let src = Src {
+            card: d,
+            owner,
+            at: (at != NONE).then_some(at),
+        };
+        for c in self.t.fx.defs[usize::from(d)]
+            .clauses
+            .iter()
+            .filter(|c| !c.auto && ctx.open(s, &src, c.when))
+        {
+            let objs: Vec<Option<u8>> = match &c.target {
+                None => vec![None],
+                Some(t) => ctx
+                    .candidates(s, &src, t.who)
+                    .into_iter()
+                    .filter(|o| t.cond.iter().all(|x| ctx.holds(s, &src, x, Some(*o))))
+                    .map(Some)
+                    .collect(),
+            };
+            let mut variants = Vec::new();
+            for obj in objs {
+                let mut e = Effect::default();
+                for (o, amount) in &c.out {
+                    let n = match amount {
+                        fx::Amount::Exactly(n) | fx::Amount::UpTo(n) => *n,
+                        fx::Amount::Per { .. } => 1,
+                    };
+                    let n = ctx.cap(s, &src, *o, obj).map_or(n, |k| n.min(k)).clamp(-20, 20) as i8;
+                    let name = obj.map(|q| self.t.name(q).to_string());
+                    match (o, name) {
+                        (Out::Actions, _) => e.actions = n,
+                        (Out::Range, _) => e.range = n,
+                        (Out::Damage, _) => e.damage = n,
+                        (Out::Heal, Some(q)) if n > 0 => {
+                            e.life.insert(q, n);
+                        }
+                        (Out::LoseLife, Some(q)) if n > 0 => {
+                            e.life.insert(q, -n);
+                        }
+                        (Out::Remove, Some(q)) => e.remove.push(q),
+                        (Out::Obstacle, Some(q)) => e.obstacle.push(q),
+                        (Out::Wall, Some(q)) => e.wall.push(q),
+                        (Out::Step, Some(q)) => e.to = Some(q),
+                        (Out::Swap, Some(q)) => e.swap = Some(q),
+                        _ => {}
+                    }
+                }
+                variants.push(e);
+            }
+            if variants.is_empty() {
+                continue;
+            }
+            let mut next = Vec::new();
+            for base in &all {
+                for v in &variants {
+                    let mut e = base.clone();
+                    e.actions += v.actions;
+                    e.range += v.range;
+                    e.damage += v.damage;
+                    e.life.extend(v.life.clone());
+                    e.remove.extend(v.remove.clone());
+                    e.obstacle.extend(v.obstacle.clone());
+                    e.wall.extend(v.wall.clone());
+                    e.to = e.to.or(v.to.clone());
+                    e.swap = e.swap.or(v.swap.clone());
+                    next.push(e);
+                }
+                if c.optional {
+                    next.push(base.clone());
+                }
+            }
+            next.truncate(64);
+            all = next;
+        }
+        all.insert(0, Effect::default());
+        all.dedup();
+        all
     }
 
     pub(super) fn legal_reinforcements(&self, s: &State, out: &mut Vec<Action>) {
@@ -280,11 +406,14 @@ impl OneVMany {
                     continue;
                 }
                 for by in &sources {
-                    out.push(Action::Reinforce {
+                    let a = Action::Reinforce {
                         unit: self.t.units[ty as usize].id.clone(),
                         square: self.t.name(q).to_string(),
                         by: by.clone(),
-                    });
+                    };
+                    if self.check(s, &a).is_ok() {
+                        out.push(a);
+                    }
                 }
             }
         }

@@ -108,9 +108,6 @@ impl OneVMany {
             one_range: c.range,
             one_dmg: c.damage,
             one_obstacle_extra: 0,
-            many_life: 0,
-            many_melee: 0,
-            many_ranged: 0,
             spent: 0,
             bonus_ap: 0,
             bonus_range: 0,
@@ -125,6 +122,11 @@ impl OneVMany {
             drawn_many: [NONE; 2],
             paired: (NONE, NONE),
             over: None,
+            moved: false,
+            one_attacked: false,
+            removed: None,
+            uses: Default::default(),
+            torch: false,
         };
         self.start_round_board(&mut s);
         Ok(s)

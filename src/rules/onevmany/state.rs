@@ -1,6 +1,7 @@
 //! The state of a ONE v MANY game, and what the rules ask of it.
 
 use super::OneVMany;
+use super::effects::Out;
 use super::tables::{MAX_SQUARES, NONE};
 
 /// Terrain on a square.
@@ -96,10 +97,6 @@ pub struct State {
     pub(super) one_range: i8,
     pub(super) one_dmg: i8,
     pub(super) one_obstacle_extra: i8,
-    /// MANY's upgrade bonuses.
-    pub(super) many_life: i8,
-    pub(super) many_melee: i8,
-    pub(super) many_ranged: i8,
     /// The acting token's spending and effect bonuses (ONE's phase, or the
     /// active MANY unit's activation).
     pub(super) spent: i8,
@@ -116,6 +113,17 @@ pub struct State {
     pub(super) drawn_many: [u8; 2],
     pub(super) paired: (u8, u8),
     pub(super) over: Option<Reason>,
+    /// The activated unit has moved (its activation).
+    pub(super) moved: bool,
+    /// ONE has attacked in this phase.
+    pub(super) one_attacked: bool,
+    /// A MANY token was just removed (its type), for the effects that
+    /// answer it; ONE removed it (`true`).
+    pub(super) removed: Option<(u8, bool)>,
+    /// Uses of limited clauses.
+    pub(super) uses: super::effects::Uses,
+    /// ONE's attacks ignore a darkness this phase (a torch).
+    pub(super) torch: bool,
 }
 
 pub(super) fn bit(i: u8) -> u64 {
@@ -123,24 +131,66 @@ pub(super) fn bit(i: u8) -> u64 {
 }
 
 impl OneVMany {
+    /// A unit type's life: its card value and the modifiers in force.
     pub(super) fn many_max_life(&self, s: &State, ty: u8) -> i8 {
-        (self.t.units[ty as usize].life + s.many_life).max(1)
+        let m = self.many_modifier(s, Out::Life);
+        (i16::from(self.t.units[ty as usize].life) + m).clamp(1, 100) as i8
     }
 
-    pub(super) fn many_damage(&self, s: &State, ty: u8) -> i8 {
-        let u = &self.t.units[ty as usize];
-        let melee = if u.range == 1 { s.many_melee } else { 0 };
-        u.damage.saturating_add(melee).saturating_add(s.bonus_dmg).max(0)
+    /// The attack range in force for the token on `sq`, capped by a
+    /// darkness (`max-range`) unless it ignores it.
+    pub(super) fn range_of(&self, s: &State, sq: u8, base: i8, bonus: i8) -> i8 {
+        let r = i16::from(base) + self.modifier(s, Out::Range, Some(sq), None) + i16::from(bonus);
+        let cap = self.modifier(s, Out::MaxRange, None, None);
+        let r = if cap > 0 && !(sq == s.one_sq && s.torch) {
+            r.min(cap)
+        } else {
+            r
+        };
+        r.clamp(0, 50) as i8
     }
 
-    pub(super) fn many_range(&self, s: &State, ty: u8) -> i8 {
-        let u = &self.t.units[ty as usize];
-        let ranged = if u.range >= 2 { s.many_ranged } else { 0 };
-        u.range.saturating_add(ranged).saturating_add(s.bonus_range)
+    /// DMG of the token on `sq` attacking `target`: base, modifiers, the
+    /// phase's bonus; a reduction never takes it below 1.
+    pub(super) fn damage_of(&self, s: &State, sq: u8, target: u8, base: i8) -> i8 {
+        let m = self.modifier(s, Out::Damage, Some(sq), Some(target));
+        let d = i16::from(base) + m + i16::from(s.bonus_dmg);
+        (if m < 0 { d.max(1) } else { d.max(0) }).clamp(0, 50) as i8
     }
 
-    pub(super) fn many_actions(&self, s: &State, ty: u8) -> i8 {
-        self.t.units[ty as usize].actions.saturating_add(s.bonus_ap)
+    /// The MANY token `k`'s DMG against ONE.
+    pub(super) fn many_damage(&self, s: &State, k: usize) -> i8 {
+        let t = s.tokens[k];
+        self.damage_of(s, t.sq, s.one_sq, self.t.units[t.ty as usize].damage)
+    }
+
+    /// The MANY token `k`'s range.
+    pub(super) fn many_range(&self, s: &State, k: usize) -> i8 {
+        let t = s.tokens[k];
+        self.range_of(s, t.sq, self.t.units[t.ty as usize].range, s.bonus_range)
+    }
+
+    /// The MANY token `k`'s actions in its activation.
+    pub(super) fn many_actions(&self, s: &State, k: usize) -> i8 {
+        let t = s.tokens[k];
+        let m = self.modifier(s, Out::Actions, Some(t.sq), None);
+        (i16::from(self.t.units[t.ty as usize].actions) + m + i16::from(s.bonus_ap)).clamp(0, 50) as i8
+    }
+
+    /// ONE's action points this phase.
+    pub(super) fn one_ap(&self, s: &State) -> i8 {
+        let m = self.modifier(s, Out::Actions, Some(s.one_sq), None);
+        (i16::from(s.one_ap) + m + i16::from(s.bonus_ap)).clamp(0, 50) as i8
+    }
+
+    /// ONE's attack range.
+    pub(super) fn one_range(&self, s: &State) -> i8 {
+        self.range_of(s, s.one_sq, s.one_range, s.bonus_range)
+    }
+
+    /// ONE's DMG against the token on `target`.
+    pub(super) fn one_damage(&self, s: &State, target: u8) -> i8 {
+        self.damage_of(s, s.one_sq, target, s.one_dmg)
     }
 
     pub(super) fn unit_name(&self, ty: u8) -> &str {
@@ -266,18 +316,22 @@ impl OneVMany {
     }
 
     pub(super) fn one_obstacle_cost(&self, s: &State) -> i8 {
-        if s.climb { 0 } else { (1 + s.one_obstacle_extra).max(0) }
+        let m = self.modifier(s, Out::ObstacleExtra, Some(s.one_sq), None);
+        if s.climb {
+            0
+        } else {
+            (1 + i16::from(s.one_obstacle_extra) + m).clamp(0, 10) as i8
+        }
     }
 
     pub(super) fn one_left(&self, s: &State) -> i8 {
-        s.one_ap.saturating_add(s.bonus_ap).saturating_sub(s.spent)
+        self.one_ap(s).saturating_sub(s.spent)
     }
 
     pub(super) fn unit_left(&self, s: &State) -> i8 {
         if s.active == NONE {
             return 0;
         }
-        self.many_actions(s, s.tokens[s.active as usize].ty)
-            .saturating_sub(s.spent)
+        self.many_actions(s, s.active as usize).saturating_sub(s.spent)
     }
 }

@@ -7,6 +7,8 @@ use crate::model::{Component, FieldValue, Game};
 use crate::rules::kit::graph::MAX_NODES;
 use crate::rules::kit::{Graph, IdTable, Reader};
 
+use super::effects::{Def, Ov};
+
 /// The most squares a board may have (state arrays are this long).
 pub const MAX_SQUARES: usize = MAX_NODES;
 /// Marks "no square" / "no component".
@@ -97,6 +99,88 @@ pub struct Tables {
     pub one_upgrades: Vec<Upgrade>,
     pub many_upgrades: Vec<Upgrade>,
     ids: Ids,
+    /// Every card text as a compiled effect.
+    pub fx: Fx,
+}
+
+/// The compiled effects, and which card each belongs to.
+#[derive(Clone, Debug, Default)]
+pub struct Fx {
+    pub defs: Vec<Def>,
+    pub names: Vec<String>,
+    pub characters: Vec<Option<u16>>,
+    pub units: Vec<Option<u16>>,
+    pub bosses: Vec<Option<u16>>,
+    pub scenarios: Vec<Option<u16>>,
+    /// Per scenario, per interaction.
+    pub interactions: Vec<Vec<Option<u16>>>,
+    pub one_upgrades: Vec<Option<u16>>,
+    pub many_upgrades: Vec<Option<u16>>,
+    /// The equipment actions of upgrades.
+    pub one_equipment: Vec<Option<u16>>,
+    pub many_equipment: Vec<Option<u16>>,
+}
+
+impl Fx {
+    fn add(&mut self, d: Def, name: String) -> Option<u16> {
+        if d.clauses.is_empty() {
+            return None;
+        }
+        self.defs.push(d);
+        self.names.push(name);
+        Some((self.defs.len() - 1) as u16)
+    }
+
+    /// Compiles every effect field of the pack's cards.
+    fn read(r: &mut Reader, ids: &Ids) -> Fx {
+        let mut f = Fx::default();
+        let field = |c: &Component, k: &str| c.field(k).cloned();
+        for (kind, table, out) in [
+            ("one", &ids.characters, 0),
+            ("many", &ids.units, 1),
+            ("boss", &ids.bosses, 2),
+            ("scenario", &ids.scenarios, 3),
+            ("one_upgrade", &ids.one_upgrades, 4),
+            ("many_upgrade", &ids.many_upgrades, 5),
+        ] {
+            let mut list = vec![None; table.len()];
+            let mut eq = vec![None; table.len()];
+            let mut inter = vec![Vec::new(); table.len()];
+            for c in r.all(kind) {
+                let Some(i) = table.get(&c.id).map(usize::from) else {
+                    continue;
+                };
+                let d = r.effect::<Ov>(c, "effect", field(c, "effect").as_ref());
+                list[i] = f.add(d, c.id.clone());
+                if let Some(FieldValue::Record(rec)) = c.field("equipment") {
+                    let d = r.effect::<Ov>(c, "equipment", rec.get("effect"));
+                    eq[i] = f.add(d, format!("{} (equipment)", c.id));
+                }
+                for (k, it) in r.list(c, "interactions").iter().enumerate() {
+                    let d = r.effect::<Ov>(c, "interactions", it.as_record().and_then(|x| x.get("effect")));
+                    inter[i].push(f.add(d, format!("{} (interaction {})", c.id, k + 1)));
+                }
+            }
+            match out {
+                0 => f.characters = list,
+                1 => f.units = list,
+                2 => f.bosses = list,
+                3 => {
+                    f.scenarios = list;
+                    f.interactions = inter;
+                }
+                4 => {
+                    f.one_upgrades = list;
+                    f.one_equipment = eq;
+                }
+                _ => {
+                    f.many_upgrades = list;
+                    f.many_equipment = eq;
+                }
+            }
+        }
+        f
+    }
 }
 
 /// Id tables of each kind of card.
@@ -386,7 +470,7 @@ impl Tables {
                 );
             }
         }
-        let t = Tables {
+        let mut t = Tables {
             board,
             last_turn,
             boss_round,
@@ -396,9 +480,67 @@ impl Tables {
             scenarios,
             one_upgrades,
             many_upgrades,
+            fx: Fx::read(&mut r, &ids),
             ids,
         };
+        t.check_mods(&mut r);
         r.finish(Some(t))
+    }
+
+    /// An upgrade's printed always-on stat changes (`modifiers`) are those
+    /// its effect gives: each one an unconditional continuous clause with
+    /// that amount.
+    fn check_mods(&mut self, r: &mut Reader) {
+        use super::effects::{Cond, Out, When};
+        for (kind, ups, defs) in [
+            ("one_upgrade", &self.one_upgrades, &self.fx.one_upgrades),
+            ("many_upgrade", &self.many_upgrades, &self.fx.many_upgrades),
+        ] {
+            for (u, d) in ups.iter().zip(defs) {
+                let m = &u.mods;
+                let want = [
+                    ("actions", Out::Actions, m.actions),
+                    ("range", Out::Range, m.range + m.ranged_range),
+                    ("damage", Out::Damage, m.damage + m.melee_damage),
+                    ("life", Out::Life, m.life),
+                    ("obstacle_extra", Out::ObstacleExtra, m.obstacle_extra),
+                ];
+                for (field, out, n) in want {
+                    let given: i16 = d.map_or(0, |d| {
+                        self.fx.defs[usize::from(d)]
+                            .clauses
+                            .iter()
+                            .filter(|c| c.when == When::Continuous && c.cond.is_empty())
+                            .filter(|c| {
+                                c.target.as_ref().is_none_or(|t| {
+                                    t.cond
+                                        .iter()
+                                        .all(|x| matches!(x, Cond::RangeAtMost(_) | Cond::RangeAtLeast(_)))
+                                })
+                            })
+                            .filter_map(|c| match c.amount(out) {
+                                Some(crate::rules::kit::effects::Amount::Exactly(k)) => Some(*k),
+                                _ => None,
+                            })
+                            .sum()
+                    });
+                    if given != i16::from(n)
+                        && let Some(c) = r.all(kind).iter().find(|c| c.id == u.id)
+                    {
+                        r.error(
+                            c,
+                            "modifiers",
+                            format!(
+                                "the `modifiers` of {kind} `{}` and its effect disagree on `{field}`",
+                                u.id
+                            ),
+                            format!("{field}: {given}, as the effect gives"),
+                            format!("{field}: {n}"),
+                        );
+                    }
+                }
+            }
+        }
     }
 
     /// A square id (`D4`) as its index.

@@ -268,13 +268,7 @@ impl Unmatched {
         }
         self.resolve_outcome(s, &moves, p, opp, rule::SCHEME)?;
         let changes = self.changes(s, &src, e, p);
-        let ok = fx::allow(&ctx, s, &src, &changes, rule::SCHEME).or_else(|x| {
-            if changes.is_empty() {
-                fx::missing(&ctx, s, &src, rule::SCHEME).map(|_| Default::default())
-            } else {
-                Err(x)
-            }
-        })?;
+        let ok = fx::allow(&ctx, s, &src, &changes, rule::SCHEME)?;
         let rest = self.strip_auto(s, &src, &rest, &changes, &ok);
         for (_, _, ch) in fx::fire(&ctx, s, &[src], When::Scheme, None) {
             self.apply_change(s, p, ch);

@@ -5,15 +5,17 @@
 
 use super::super::OneVMany;
 use super::super::actions::Effect;
+use super::super::effects::{Ch, Ctx, MANY_SIDE, ONE_SIDE, Out, When};
 use super::super::rule;
 use super::super::state::{EMPTY, FREE, Phase, State, WALL, bit};
 use super::super::tables::{NONE, User};
 use crate::rules::Violation;
+use crate::rules::kit::effects::{self as fx, Host, Src};
 use crate::rules::kit::v;
 
 /// A card a `trigger` or `reinforce` cites.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Source {
+pub(in super::super) enum Source {
     Character,
     Unit(u8),
     Scenario,
@@ -24,7 +26,7 @@ pub(super) enum Source {
 
 impl Source {
     /// The rule an effect of this source is checked under.
-    fn rule(self) -> &'static str {
+    pub(in super::super) fn rule(self) -> &'static str {
         match self {
             Source::Boss => rule::BOSS_ROUND,
             Source::OneUpgrade(_) | Source::ManyUpgrade(_) => rule::UPGRADES,
@@ -88,7 +90,135 @@ impl OneVMany {
             .expected(format!("{cost} action points"))
             .found(format!("{left} left")));
         }
-        self.check_outcome(s, effect, rule::CARD_ACTIONS)
+        if user == User::One
+            && let Some(by) = self.has(s, Out::NoInteractions, Some(s.one_sq))
+        {
+            return Err(v(
+                rule::CARD_ACTIONS,
+                format!("ONE cannot use scenario interactions while `{by}` is in force"),
+            )
+            .expected(format!("no interaction (`{by}`)"))
+            .found(format!("interaction {interaction}")));
+        }
+        self.check_outcome(s, effect, rule::CARD_ACTIONS)?;
+        let d = self.t.fx.interactions[s.scenario as usize]
+            .get((interaction as usize).wrapping_sub(1))
+            .copied()
+            .flatten();
+        self.allow_effect(s, d, &[When::Interaction], effect, rule::CARD_ACTIONS)
+    }
+
+    /// Checks a recorded outcome against effect `d` (of the side acting
+    /// now), at the moments `open`.
+    pub(in super::super) fn allow_effect(
+        &self,
+        s: &State,
+        d: Option<u16>,
+        open: &[When],
+        effect: &Effect,
+        rule: &'static str,
+    ) -> Result<(), Violation> {
+        let Some(card) = d else { return Ok(()) };
+        let owner = if s.phase == Phase::One { ONE_SIDE } else { MANY_SIDE };
+        let src = Src { card, owner, at: None };
+        let ctx = Ctx::new(self, open);
+        fx::allow(&ctx, s, &src, &self.changes(s, effect), rule).map(|_| ())
+    }
+
+    /// A recorded outcome as the interpreter's changes (squares).
+    pub(in super::super) fn changes(&self, s: &State, e: &Effect) -> Vec<Ch> {
+        let me = self.actor_square(s);
+        let sq = |q: &str| self.t.square(q);
+        let mut out = Vec::new();
+        let at = (me != NONE).then_some(me);
+        for (o, n) in [
+            (Out::Actions, e.actions),
+            (Out::Range, e.range),
+            (Out::Damage, e.damage),
+        ] {
+            if n != 0 {
+                out.push(Ch {
+                    out: o,
+                    obj: at,
+                    n: i16::from(n),
+                });
+            }
+        }
+        if e.climb {
+            out.push(Ch {
+                out: Out::PassObstacles,
+                obj: at,
+                n: 1,
+            });
+        }
+        for (q, &d) in &e.life {
+            let (o, n) = if d >= 0 { (Out::Heal, d) } else { (Out::LoseLife, -d) };
+            out.push(Ch {
+                out: o,
+                obj: sq(q),
+                n: i16::from(n),
+            });
+        }
+        for (list, o) in [
+            (&e.remove, Out::Remove),
+            (&e.obstacle, Out::Obstacle),
+            (&e.wall, Out::Wall),
+        ] {
+            for q in list {
+                out.push(Ch {
+                    out: o,
+                    obj: sq(q),
+                    n: 1,
+                });
+            }
+        }
+        if let Some(q) = e.to.as_deref().and_then(sq) {
+            let n = if me == NONE { 0 } else { self.t.board.distance(me, q) };
+            out.push(Ch {
+                out: Out::Step,
+                obj: Some(q),
+                n: i16::from(n),
+            });
+        }
+        if let Some(q) = e.swap.as_deref().and_then(sq) {
+            out.push(Ch {
+                out: Out::Swap,
+                obj: Some(q),
+                n: 1,
+            });
+        }
+        out
+    }
+
+    /// The moments a card may answer now.
+    pub(in super::super) fn moments(&self, s: &State) -> Vec<When> {
+        let mut open = Vec::new();
+        if matches!(s.phase, Phase::Deploy | Phase::Place) {
+            open.push(When::RoundStart);
+        }
+        if let Some((_, by_one)) = s.removed {
+            open.push(When::OnRemoval);
+            if by_one && s.phase == Phase::One {
+                open.push(When::OnKill);
+            }
+        }
+        if s.phase == Phase::Many {
+            open.push(When::ManyPhaseEnd);
+            if s.tokens.iter().all(|k| !k.activated) {
+                open.push(When::ManyPhaseStart);
+            }
+        }
+        open
+    }
+
+    /// A source's effect the player must still use at `when`, by card id.
+    pub(in super::super) fn owed(&self, s: &State, when: When) -> Option<String> {
+        let mut ctx = Ctx::new(self, &[when]);
+        ctx.unit = s.removed.map(|(t, _)| t);
+        self.sources(s)
+            .iter()
+            .find(|src| fx::owed(&ctx, s, src, when))
+            .map(|src| ctx.card_id(src))
     }
 
     pub(super) fn check_equip(&self, s: &State, card: &str, effect: &Effect) -> Result<(), Violation> {
@@ -132,7 +262,13 @@ impl OneVMany {
                 .expected(format!("{cost} action points"))
                 .found(format!("{left} left")));
         }
-        self.check_outcome(s, effect, rule::CARD_ACTIONS)
+        self.check_outcome(s, effect, rule::CARD_ACTIONS)?;
+        let d = if one {
+            self.t.fx.one_equipment[u as usize]
+        } else {
+            self.t.fx.many_equipment[u as usize]
+        };
+        self.allow_effect(s, d, &[When::Equipment], effect, rule::CARD_ACTIONS)
     }
 
     pub(super) fn check_trigger(&self, s: &State, by: &str, effect: &Effect) -> Result<(), Violation> {
@@ -140,7 +276,34 @@ impl OneVMany {
             return Err(self.wrong_phase(s, "a card effect"));
         }
         let src = self.source(s, by)?;
-        self.check_outcome(s, effect, src.rule())
+        self.check_outcome(s, effect, src.rule())?;
+        let (d, owner) = self.source_def(s, src);
+        let Some(card) = d else { return Ok(()) };
+        let at = if owner == ONE_SIDE {
+            s.one_sq
+        } else {
+            self.actor_square(s)
+        };
+        let x = Src {
+            card,
+            owner,
+            at: (at != NONE).then_some(at),
+        };
+        let ctx = Ctx::new(self, &self.moments(s));
+        fx::allow(&ctx, s, &x, &self.changes(s, effect), src.rule()).map(|_| ())
+    }
+
+    /// The effect of a source, and its side.
+    pub(in super::super) fn source_def(&self, s: &State, src: Source) -> (Option<u16>, u8) {
+        let f = &self.t.fx;
+        match src {
+            Source::Character => (f.characters[s.character as usize], ONE_SIDE),
+            Source::Unit(u) => (f.units[u as usize], MANY_SIDE),
+            Source::Scenario => (f.scenarios[s.scenario as usize], MANY_SIDE),
+            Source::Boss => (f.bosses[s.boss as usize], MANY_SIDE),
+            Source::OneUpgrade(u) => (f.one_upgrades[u as usize], ONE_SIDE),
+            Source::ManyUpgrade(u) => (f.many_upgrades[u as usize], MANY_SIDE),
+        }
     }
 
     pub(super) fn check_reinforce(&self, s: &State, unit: &str, square: &str, by: &str) -> Result<(), Violation> {
@@ -180,7 +343,17 @@ impl OneVMany {
                 self.describe(s, sq)
             )));
         }
-        Ok(())
+        let (d, owner) = self.source_def(s, src);
+        let Some(card) = d else { return Ok(()) };
+        let mut ctx = Ctx::new(self, &self.moments(s));
+        ctx.unit = Some(ty);
+        let x = Src { card, owner, at: None };
+        let ch = Ch {
+            out: Out::Reinforce,
+            obj: Some(sq),
+            n: 1,
+        };
+        fx::allow(&ctx, s, &x, &[ch], src.rule()).map(|_| ())
     }
 
     pub(super) fn check_upgrade_draw(&self, s: &State, one: &[String], many: &[String]) -> Result<(), Violation> {
@@ -207,7 +380,7 @@ impl OneVMany {
         self.drawn_one(s, one).map(|_| ())
     }
 
-    pub(super) fn source(&self, s: &State, id: &str) -> Result<Source, Violation> {
+    pub(in super::super) fn source(&self, s: &State, id: &str) -> Result<Source, Violation> {
         let ch = &self.t.characters[s.character as usize];
         if ch.id == id {
             return if ch.ability {
@@ -321,7 +494,7 @@ impl OneVMany {
         }
         for q in e.obstacle.iter().chain(&e.wall) {
             let sq = self.sq(q, rule, "an effect puts terrain on")?;
-            if s.terrain[sq as usize] != EMPTY || s.occ[sq as usize] != FREE {
+            if (s.terrain[sq as usize] != EMPTY && !e.remove.contains(q)) || s.occ[sq as usize] != FREE {
                 return Err(v(rule, format!("the effect puts terrain on {q}, which is not empty"))
                     .expected("an empty square")
                     .found(format!("{q}, {}", self.describe(s, sq))));

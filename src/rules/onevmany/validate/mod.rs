@@ -6,6 +6,7 @@ mod cards;
 
 use super::OneVMany;
 use super::actions::Action;
+use super::effects::{Out, When};
 use super::rule;
 use super::state::{EMPTY, FREE, OBSTACLE, Phase, State, Token, WALL, bit};
 use super::tables::NONE;
@@ -20,6 +21,7 @@ impl OneVMany {
                 .expected("no more actions")
                 .found("an action"));
         }
+        self.obligations(s, a)?;
         match a {
             Action::EndTurn => self.check_end_turn(s),
             Action::Reveal { scenario } => {
@@ -124,10 +126,7 @@ impl OneVMany {
                     let left = self.one_left(s);
                     if left < 1 {
                         return Err(v(rule::ONE_ACTIONS, "ONE has no action point left for a move")
-                            .expected(format!(
-                                "at most {} action points this turn",
-                                s.one_ap.saturating_add(s.bonus_ap)
-                            ))
+                            .expected(format!("at most {} action points this turn", self.one_ap(s)))
                             .found(format!("a move after spending {}", s.spent)));
                     }
                     let dest = self.sq(to, rule::ONE_MOVE, "the move's destination")?;
@@ -175,13 +174,26 @@ impl OneVMany {
                         .expected(format!("one orthogonal step from {}", self.t.name(k.sq)))
                         .found(to));
                     }
+                    let through = s.climb || self.has(s, Out::PassObstacles, Some(k.sq)).is_some();
                     let blocked = s.occ[dest as usize] != FREE
                         || s.terrain[dest as usize] == WALL
-                        || (s.terrain[dest as usize] == OBSTACLE && !s.climb);
+                        || (s.terrain[dest as usize] == OBSTACLE && !through);
                     if blocked {
                         return Err(v(rule::MANY_ACTIVATION, format!("a MANY unit may not enter {to}"))
                             .expected("a square free of tokens, walls and obstacles")
                             .found(format!("{to}, {}", self.describe(s, dest))));
+                    }
+                    if s.terrain[dest as usize] == OBSTACLE && !s.climb && self.unit_left(s) < 2 {
+                        let by = self.has(s, Out::PassObstacles, Some(k.sq)).unwrap_or_default();
+                        return Err(v(
+                            rule::MANY_ACTIVATION,
+                            format!(
+                                "the {} would end its move on the obstacle on {to}",
+                                self.unit_name(k.ty)
+                            ),
+                        )
+                        .expected(format!("an action left to move on past the obstacle (`{by}`)"))
+                        .found(format!("{} action(s) left", self.unit_left(s))));
                     }
                     Ok(())
                 }
@@ -191,10 +203,7 @@ impl OneVMany {
                 Phase::One => {
                     if self.one_left(s) < 1 {
                         return Err(v(rule::ONE_ACTIONS, "ONE has no action point left for an attack")
-                            .expected(format!(
-                                "at most {} action points this turn",
-                                s.one_ap.saturating_add(s.bonus_ap)
-                            ))
+                            .expected(format!("at most {} action points this turn", self.one_ap(s)))
                             .found(format!("an attack after spending {}", s.spent)));
                     }
                     let t = self.sq(target, rule::ONE_ATTACK, "the attack's target")?;
@@ -206,7 +215,7 @@ impl OneVMany {
                         .expected("a square with a MANY token")
                         .found(format!("{target}, {}", self.describe(s, t))));
                     }
-                    let range = s.one_range.saturating_add(s.bonus_range);
+                    let range = self.one_range(s);
                     match self.t.line_distance(s.one_sq, t) {
                         Some(d) if d <= range => Ok(()),
                         Some(d) => Err(v(rule::ONE_ATTACK, format!("{target} is out of ONE's range"))
@@ -234,7 +243,7 @@ impl OneVMany {
                         .expected(format!("ONE's square {}", self.t.name(s.one_sq)))
                         .found(target));
                     }
-                    let range = self.many_range(s, k.ty);
+                    let range = self.many_range(s, s.active as usize);
                     match self.t.line_distance(k.sq, t) {
                         Some(d) if d <= range => Ok(()),
                         Some(d) => Err(v(
@@ -297,6 +306,61 @@ impl OneVMany {
         }
     }
 
+    /// What card effects require before `a`: a choice the moment owes (a
+    /// reinforcement at the round's or MANY phase's start, a healing at its
+    /// end, a replacement after a removal), and a unit that passed through
+    /// obstacles not stopping on one.
+    fn obligations(&self, s: &State, a: &Action) -> Result<(), Violation> {
+        let owe = |when: When, moment: &str| -> Result<(), Violation> {
+            match self.owed(s, when) {
+                Some(card) => {
+                    let r = self.source(s, &card).map_or(rule::CARD_ACTIONS, |x| x.rule());
+                    Err(v(r, format!("`{card}` must be used {moment}"))
+                        .expected(format!(
+                            "its effect, recorded before moving on (`trigger` or `reinforce` by `{card}`)"
+                        ))
+                        .found("the game moving on without it"))
+                }
+                None => Ok(()),
+            }
+        };
+        let ends_activation = matches!(a, Action::Activate { .. } | Action::EndTurn) && s.phase == Phase::Many;
+        if ends_activation && s.active != NONE {
+            let k = s.tokens[s.active as usize];
+            if k.sq != NONE && s.terrain[k.sq as usize] == OBSTACLE && !s.climb {
+                let by = self.has(s, Out::PassObstacles, Some(k.sq)).unwrap_or_default();
+                return Err(v(
+                    rule::MANY_ACTIVATION,
+                    format!(
+                        "the {} ends its activation on the obstacle on {}",
+                        self.unit_name(k.ty),
+                        self.t.name(k.sq)
+                    ),
+                )
+                .expected(format!("moves through obstacles, never stopping on one (`{by}`)"))
+                .found(format!("its activation over on {}", self.t.name(k.sq))));
+            }
+        }
+        match a {
+            Action::Place { .. } => owe(When::RoundStart, "at the start of the round")?,
+            Action::Activate { .. } | Action::EndTurn
+                if s.phase == Phase::Many && s.tokens.iter().all(|k| !k.activated) =>
+            {
+                owe(When::ManyPhaseStart, "at the start of MANY's phase")?
+            }
+            _ => {}
+        }
+        if matches!(a, Action::EndTurn) {
+            if s.phase == Phase::Many {
+                owe(When::ManyPhaseEnd, "at the end of MANY's phase")?;
+            }
+            if s.removed.is_some() && matches!(s.phase, Phase::One | Phase::Many) {
+                owe(When::OnRemoval, "right after a MANY token is removed")?;
+            }
+        }
+        Ok(())
+    }
+
     pub(super) fn sq(&self, id: &str, rule: &'static str, what: &str) -> Result<u8, Violation> {
         self.t.square(id).ok_or_else(|| {
             v(rule, format!("{what} `{id}` is not a square of the board"))
@@ -323,7 +387,7 @@ impl OneVMany {
                     self.t.name(k.sq)
                 ),
             )
-            .expected(format!("at most {} actions", self.many_actions(s, k.ty)))
+            .expected(format!("at most {} actions", self.many_actions(s, s.active as usize)))
             .found(format!("{act} after {} actions", s.spent)));
         }
         Ok(k)
