@@ -81,21 +81,8 @@ impl OneVMany {
                     let k = s.tokens[s.active as usize];
                     let left = self.unit_left(s);
                     if left >= 1 {
-                        for &q in self.t.board.neighbours(k.sq) {
-                            let t = s.terrain[q as usize];
-                            let through = s.climb || self.has(s, Out::PassObstacles, Some(k.sq)).is_some();
-                            // Through an obstacle only with an action left to step off it again.
-                            let exit =
-                                s.climb
-                                    || self.t.board.neighbours(q).iter().any(|&n| {
-                                        n != k.sq && s.occ[n as usize] == FREE && s.terrain[n as usize] == EMPTY
-                                    });
-                            if s.occ[q as usize] == FREE
-                                && t != WALL
-                                && (t != OBSTACLE || through && (s.climb || left >= 2 && exit))
-                            {
-                                out.push(Action::Move { to: name(q) });
-                            }
+                        for q in self.many_moves(s) {
+                            out.push(Action::Move { to: name(q) });
                         }
                         if self
                             .t
@@ -134,10 +121,51 @@ impl OneVMany {
         }
         // What card effects require first (a choice owed, a unit that must
         // leave an obstacle) can make ending or moving on illegal.
+        // A unit standing on an obstacle keeps an action to step off it.
+        let perched = self.perched(s);
         out.retain(|a| {
-            !matches!(a, Action::EndTurn | Action::Activate { .. } | Action::Place { .. }) || self.check(s, a).is_ok()
+            !(perched || matches!(a, Action::EndTurn | Action::Activate { .. } | Action::Place { .. }))
+                || self.check(s, a).is_ok()
         });
         out
+    }
+
+    /// The squares the active MANY unit may move to now.
+    pub(super) fn many_moves(&self, s: &State) -> Vec<u8> {
+        let mut out = Vec::new();
+        if s.phase != Phase::Many || s.active == NONE {
+            return out;
+        }
+        let k = s.tokens[s.active as usize];
+        let left = self.unit_left(s);
+        if k.sq == NONE || left < 1 {
+            return out;
+        }
+        for &q in self.t.board.neighbours(k.sq) {
+            let t = s.terrain[q as usize];
+            let through = s.climb || self.has(s, Out::PassObstacles, Some(k.sq)).is_some();
+            // Through an obstacle only with an action left to step off it again.
+            let exit = s.climb
+                || self
+                    .t
+                    .board
+                    .neighbours(q)
+                    .iter()
+                    .any(|&n| n != k.sq && s.occ[n as usize] == FREE && s.terrain[n as usize] == EMPTY);
+            if s.occ[q as usize] == FREE && t != WALL && (t != OBSTACLE || through && (s.climb || left >= 2 && exit)) {
+                out.push(q);
+            }
+        }
+        out
+    }
+
+    /// Whether the active MANY unit stands on an obstacle it must leave.
+    pub(super) fn perched(&self, s: &State) -> bool {
+        if s.phase != Phase::Many || s.active == NONE || s.climb {
+            return false;
+        }
+        let k = s.tokens[s.active as usize];
+        k.sq != NONE && s.terrain[k.sq as usize] == OBSTACLE
     }
 
     /// Legal actions and near misses (diagonals, jumps, other cards).

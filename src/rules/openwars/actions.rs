@@ -73,7 +73,10 @@ pub enum Action {
         caster: String,
         from: String,
         at: String,
-        /// What the spell did, in words (not interpreted).
+        /// The unit in `at` a spell with one target affects.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<String>,
+        /// What a spell whose effect the engine cannot check did, in words.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         effect: Option<String>,
     },

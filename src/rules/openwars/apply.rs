@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use super::OpenWars;
 use super::actions::Action;
+use super::effects::{Out, When};
 use super::state::{Fight, Phase, Stack, State, bit};
 use super::tables::{CITY, FLYING};
 use crate::rules::kit::dice;
@@ -43,6 +44,8 @@ impl OpenWars {
                 let p = usize::from(s.to_move);
                 s.gold[p] += gold;
                 s.mana[p] += mana;
+                let who = s.to_move;
+                self.count_collection(&mut s, who);
                 s.done = true;
                 s.phase = Phase::Recruitment;
             }
@@ -51,8 +54,8 @@ impl OpenWars {
                     return s;
                 };
                 let p = s.to_move;
-                s.gold[usize::from(p)] =
-                    s.gold[usize::from(p)].saturating_sub(u32::from(self.unit(u).cost) * u32::from(*tokens));
+                let price = self.recruit_cost(&s, p, u, c) * u32::from(*tokens);
+                s.gold[usize::from(p)] = s.gold[usize::from(p)].saturating_sub(price);
                 let mv = self.unit(u).movement;
                 self.add_tokens(&mut s, p, u, c, *tokens, &[mv; 4]);
             }
@@ -69,7 +72,16 @@ impl OpenWars {
                 for x in &mut mp {
                     *x = if engaged { 0 } else { x.saturating_sub(cost) };
                 }
-                self.add_tokens(&mut s, p, u, t, *tokens, &mp);
+                let j = self.add_tokens(&mut s, p, u, t, *tokens, &mp);
+                // A feature that ends the movement of a unit entering here.
+                let x = s.stacks[j].clone();
+                if self
+                    .fire_at(&s, When::OnEnter, t, Some(&x))
+                    .iter()
+                    .any(|(_, _, ch)| ch.out == Out::Stop)
+                {
+                    s.stacks[j].mp = [0; 4];
+                }
             }
             Action::Fight { at } => {
                 let Some(c) = self.map(&s).cell(at) else { return s };
@@ -89,8 +101,12 @@ impl OpenWars {
                 });
             }
             Action::Attack {
-                unit, at, casualties, ..
-            } => self.do_attack(&mut s, unit, at, casualties),
+                unit,
+                at,
+                roll,
+                casualties,
+                ..
+            } => self.do_attack(&mut s, unit, at, roll, casualties),
             Action::Retreat { unit, to, tokens, .. } => self.do_retreat(&mut s, unit, to, *tokens),
             Action::Hold { unit, .. } => {
                 if let (Some(f), Some(u)) = (s.fight, self.t.unit_ix.get(unit.as_str()))
@@ -104,14 +120,33 @@ impl OpenWars {
                 }
                 self.advance_fight(&mut s);
             }
-            Action::Cast { spell, caster, .. } => {
-                if let (Some(sp), Some(cu)) = (self.t.spell_ix.get(spell.as_str()), self.t.unit_ix.get(caster.as_str()))
-                    && let Some(p) = self.owner(&s, cu)
+            Action::Cast {
+                spell,
+                caster,
+                from,
+                at,
+                target,
+                ..
+            } => {
+                let m = self.map(&s);
+                if let (Some(sp), Some(cu), Some(f), Some(t)) = (
+                    self.t.spell_ix.get(spell.as_str()),
+                    self.t.unit_ix.get(caster.as_str()),
+                    m.cell(from),
+                    m.cell(at),
+                ) && let Some(p) = self.owner(&s, cu)
                 {
-                    let cost = u32::from(self.t.spells[usize::from(sp)].cost);
+                    let cost = self.spell_cost(&s, p, cu, f, self.t.spells[usize::from(sp)].cost);
                     s.mana[usize::from(p)] = s.mana[usize::from(p)].saturating_sub(cost);
+                    if let Some(d) = self.t.fx.spells[usize::from(sp)] {
+                        let tu = target.as_deref().and_then(|id| self.t.unit_ix.get(id));
+                        self.cast_apply(&mut s, d, p, f, t, tu);
+                    }
                 }
             }
+        }
+        if s.fight.is_none() {
+            s.lasting.retain(|l| l.until != super::effects::Until::ThisCombat);
         }
         s
     }
@@ -189,8 +224,13 @@ impl OpenWars {
         s.step = step;
         let p = s.order[usize::from(step)];
         s.to_move = p;
-        for x in s.stacks.iter_mut().filter(|x| x.player == p) {
-            x.mp = [self.t.units[usize::from(x.unit)].movement; 4];
+        let mv: Vec<u8> = s
+            .stacks
+            .iter()
+            .map(|x| (i16::from(self.unit(x.unit).movement) + self.modifier(s, Out::Movement, x)).clamp(0, 20) as u8)
+            .collect();
+        for (x, m) in s.stacks.iter_mut().zip(mv).filter(|(x, _)| x.player == p) {
+            x.mp = [m; 4];
         }
     }
 
@@ -206,6 +246,8 @@ impl OpenWars {
     }
 
     pub(super) fn end_of_turn(&self, s: &mut State) {
+        s.lasting.clear();
+        s.uses.reset(super::effects::Per::Turn);
         s.fallen.iter_mut().for_each(|f| *f = 0);
         for x in &mut s.stacks {
             x.attacked = false;
@@ -308,7 +350,14 @@ impl OpenWars {
         out
     }
 
-    pub(super) fn do_attack(&self, s: &mut State, unit: &str, at: &str, casualties: &BTreeMap<String, u8>) {
+    pub(super) fn do_attack(
+        &self,
+        s: &mut State,
+        unit: &str,
+        at: &str,
+        roll: &[u8],
+        casualties: &BTreeMap<String, u8>,
+    ) {
         let Some(f) = s.fight else { return };
         let Some(u) = self.t.unit_ix.get(unit) else { return };
         let Some(i) = s.stacks.iter().position(|x| x.unit == u && x.cell == f.cell) else {
@@ -331,6 +380,13 @@ impl OpenWars {
         }
         if let Some(ff) = s.fight.as_mut() {
             ff.attacked = true;
+        }
+        // The shields that ignored hits are used up.
+        let attack = self.attack_of(s, &s.stacks[i]);
+        let hits = roll.iter().filter(|&&d| d <= attack).count() as u32;
+        let (_, ignored, _) = self.after_shields(s, 1 - p, t, hits);
+        if ignored > 0 {
+            self.spend_shields(s, 1 - p, t, ignored);
         }
         for (id, &k) in casualties {
             let Some(cu) = self.t.unit_ix.get(id.as_str()) else {

@@ -87,16 +87,20 @@ impl OpenWars {
                     return;
                 };
                 roll.extend((0..x.n).map(|_| d6(rng)));
-                let hits = roll.iter().filter(|&&d| d <= self.unit(u).attack).count();
+                let attack = self.attack_of(s, x);
+                let hits = roll.iter().filter(|&&d| d <= attack).count();
                 let t = if f.ranged {
                     self.map(s).cell(at).unwrap_or(f.cell)
                 } else {
                     f.cell
                 };
+                let (due, _, caps) = self.after_shields(s, 1 - x.player, t, hits as u32);
+                let hits = due as usize;
                 // Defender tokens, cheapest first, equal costs shuffled.
                 let mut pool: Vec<(u8, u32, u16)> = Vec::new();
                 for y in s.stacks.iter().filter(|y| y.player != x.player && y.cell == t) {
-                    for _ in 0..y.n {
+                    let cap = caps.iter().find(|(u, _)| *u == y.unit).map_or(y.n, |c| c.1);
+                    for _ in 0..cap {
                         pool.push((self.unit(y.unit).cost, rng.u32(..), y.unit));
                     }
                 }

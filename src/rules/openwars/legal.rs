@@ -103,6 +103,9 @@ impl OpenWars {
                     caster: self.unit(x.unit).id.clone(),
                     from,
                     at: cell(rng),
+                    target: rng
+                        .bool()
+                        .then(|| self.t.units[rng.usize(..self.t.units.len())].id.clone()),
                     effect: None,
                 });
             }
@@ -129,7 +132,12 @@ impl OpenWars {
             }
         }
         from.sort();
-        Some(Action::Collect { from, gold: g, mana: n })
+        let (bg, bn, _) = self.collection_bonus(s, s.to_move);
+        Some(Action::Collect {
+            from,
+            gold: g + bg,
+            mana: n + bn,
+        })
     }
 
     /// Every action that could be legal now, in canonical form (a superset
@@ -263,13 +271,24 @@ impl OpenWars {
                 }
                 for t in 0..m.cells.len() as u8 {
                     if m.grid.distance(x.cell, t) <= u.range {
-                        out.push(Action::Cast {
-                            spell: sp.id.clone(),
-                            caster: u.id.clone(),
-                            from: cid(x.cell),
-                            at: cid(t),
-                            effect: None,
-                        });
+                        let mut targets: Vec<Option<String>> = vec![None];
+                        targets.extend(
+                            s.stacks
+                                .iter()
+                                .filter(|y| y.cell == t)
+                                .map(|y| Some(self.unit(y.unit).id.clone())),
+                        );
+                        targets.dedup();
+                        for target in targets {
+                            out.push(Action::Cast {
+                                spell: sp.id.clone(),
+                                caster: u.id.clone(),
+                                from: cid(x.cell),
+                                at: cid(t),
+                                target,
+                                effect: None,
+                            });
+                        }
                     }
                 }
             }

@@ -16,6 +16,7 @@
 mod actions;
 mod apply;
 mod chance;
+mod effects;
 mod legal;
 mod observe;
 pub mod rule;

@@ -81,6 +81,9 @@ impl OpenWars {
             contested_started: false,
             streak: [0; 2],
             result: None,
+            lasting: Vec::new(),
+            uses: Default::default(),
+            held: 0,
         };
         for (p, ps) in setup.players.iter().enumerate() {
             let p8 = p as u8;

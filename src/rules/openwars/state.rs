@@ -82,6 +82,12 @@ pub struct State {
     /// Turn ends in a row each player held every objective.
     pub(super) streak: [u8; 2],
     pub(super) result: Option<(Option<u8>, &'static str)>,
+    /// Outcomes that last (spells, combat-start features), on stacks or sides.
+    pub(super) lasting: Vec<super::effects::Lasting>,
+    /// Uses of limited clauses.
+    pub(super) uses: super::effects::Uses,
+    /// Locations some player has controlled (a first control's bonus).
+    pub(super) held: Set,
 }
 
 pub(super) fn bit(c: u8) -> Set {
@@ -210,12 +216,14 @@ impl OpenWars {
         let m = self.map(s);
         let mut mask = 0;
         for x in &s.stacks {
-            let r = self.unit(x.unit).range;
+            let r = self.range_of(s, x);
             if r == 0 || x.fought || occ[usize::from(1 - x.player)] & bit(x.cell) != 0 {
                 continue;
             }
             let foes = occ[usize::from(1 - x.player)];
-            if (0..m.cells.len() as u8).any(|t| foes & bit(t) != 0 && m.shot(x.cell, t).is_some_and(|d| d <= r)) {
+            if (0..m.cells.len() as u8).any(|t| {
+                foes & bit(t) != 0 && m.shot(x.cell, t).is_some_and(|d| d <= r) && self.no_ranged_target(s, t).is_none()
+            }) {
                 mask |= bit(x.cell);
             }
         }
@@ -250,7 +258,7 @@ impl OpenWars {
         let mut best = 0;
         let mut who = 0u8;
         for x in s.stacks.iter().filter(|x| self.is_participant(f, x)) {
-            let k = self.unit(x.unit).key();
+            let k = self.key_of(s, x);
             if k > best {
                 best = k;
                 who = 1 << x.player;

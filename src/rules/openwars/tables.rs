@@ -3,6 +3,7 @@
 //! as small indexed tables. Every problem is a located `engine-data`
 //! diagnostic.
 
+use super::effects::{Def, Owv};
 use crate::diag::Diagnostic;
 use crate::model::{Component, FieldValue, Game};
 use crate::rules::kit::graph::{MAX_NODES, Set};
@@ -59,11 +60,6 @@ impl Unit {
     pub fn class_name(&self) -> &'static str {
         ["normal", "unique", "magic", "flying"][self.class() as usize]
     }
-
-    /// Initiative order key: initiative, then category, then cost.
-    pub fn key(&self) -> u32 {
-        u32::from(self.initiative) * 10_000 + u32::from(self.class()) * 100 + u32::from(self.cost)
-    }
 }
 
 pub struct Spell {
@@ -76,6 +72,8 @@ pub struct Spell {
 
 pub struct Cell {
     pub location: String,
+    /// The location's feature as a compiled effect.
+    pub effect: Option<u16>,
     pub ty: u8,
     pub entry: u8,
     pub gold: u8,
@@ -157,6 +155,16 @@ pub struct Tables {
     pub spells: Vec<Spell>,
     pub spell_ix: IdTable,
     pub maps: Vec<Scenario>,
+    /// Every feature and spell as a compiled effect.
+    pub fx: Fx,
+}
+
+/// The compiled effects: location features and spells.
+#[derive(Clone, Debug, Default)]
+pub struct Fx {
+    pub defs: Vec<Def>,
+    pub names: Vec<String>,
+    pub spells: Vec<Option<u16>>,
 }
 
 fn ty<'g>(r: &mut Reader<'g>, c: &'g Component) -> u8 {
@@ -239,6 +247,30 @@ impl Tables {
         }
         let unit_ix = units.iter().map(|u| u.id.clone()).collect();
         let spell_ix = spells.iter().map(|s| s.id.clone()).collect();
+        let mut fx = Fx::default();
+        fn add(fx: &mut Fx, d: Def, name: &str) -> Option<u16> {
+            if d.clauses.is_empty() {
+                return None;
+            }
+            fx.defs.push(d);
+            fx.names.push(name.to_string());
+            Some((fx.defs.len() - 1) as u16)
+        }
+        let mut features = std::collections::HashMap::new();
+        for c in r.all("location") {
+            let d = r.effect::<Owv>(c, "effect", c.field("effect"));
+            features.insert(c.id.clone(), add(&mut fx, d, &c.id));
+        }
+        for m in &mut maps {
+            for cell in &mut m.cells {
+                cell.effect = features.get(&cell.location).copied().flatten();
+            }
+        }
+        for c in r.all("spell") {
+            let d = r.effect::<Owv>(c, "effect", c.field("effect"));
+            let i = add(&mut fx, d, &c.id);
+            fx.spells.push(i);
+        }
         r.finish(Some(Tables {
             unit_ix,
             spell_ix,
@@ -246,6 +278,7 @@ impl Tables {
             units,
             spells,
             maps,
+            fx,
         }))
     }
 }
@@ -278,6 +311,7 @@ fn read_map<'g>(r: &mut Reader<'g>, m: &'g Component) -> Option<Scenario> {
             .unwrap_or_default();
         let cell = match game.component("location", &loc_id) {
             Some(loc) => Cell {
+                effect: None,
                 location: loc_id,
                 ty: ty(r, loc),
                 entry: r.small(loc, "entry_cost").unwrap_or(1),
@@ -294,6 +328,7 @@ fn read_map<'g>(r: &mut Reader<'g>, m: &'g Component) -> Option<Scenario> {
                     format!("`{loc_id}`"),
                 );
                 Cell {
+                    effect: None,
                     location: loc_id,
                     ty: 0,
                     entry: 1,

@@ -22,6 +22,40 @@ impl OneVMany {
                 .found("an action"));
         }
         self.obligations(s, a)?;
+        self.check_action(s, a)?;
+        self.keeps_a_way_off(s, a)
+    }
+
+    /// A unit standing on an obstacle (passing through it) must keep an
+    /// action and a free square to step off it: nothing it does may leave it
+    /// stranded there.
+    fn keeps_a_way_off(&self, s: &State, a: &Action) -> Result<(), Violation> {
+        if !self.perched(s) || matches!(a, Action::Move { .. } | Action::EndTurn | Action::Activate { .. }) {
+            return Ok(());
+        }
+        let next = self.step(s.clone(), a);
+        if next.active != s.active || !self.perched(&next) || !self.many_moves(&next).is_empty() {
+            return Ok(());
+        }
+        let k = next.tokens[next.active as usize];
+        let by = self.has(&next, Out::PassObstacles, Some(k.sq)).unwrap_or_default();
+        Err(v(
+            rule::MANY_ACTIVATION,
+            format!(
+                "the {} on the obstacle on {} would have no way off it",
+                self.unit_name(k.ty),
+                self.t.name(k.sq)
+            ),
+        )
+        .expected(format!("an action and a free square left to step off it (`{by}`)"))
+        .found(format!(
+            "{} action(s) left after this and no square to step to",
+            self.unit_left(&next).max(0)
+        )))
+    }
+
+    /// Whether `a` is legal in `s`, obligations aside.
+    fn check_action(&self, s: &State, a: &Action) -> Result<(), Violation> {
         match a {
             Action::EndTurn => self.check_end_turn(s),
             Action::Reveal { scenario } => {

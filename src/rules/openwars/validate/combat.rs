@@ -26,7 +26,7 @@ impl OpenWars {
         let x = &s.stacks[i];
         let t = if f.ranged {
             let t = self.cell_ix(s, at, rule::RANGED)?;
-            let range = self.unit(x.unit).range;
+            let range = self.range_of(s, x);
             let m = self.map(s);
             let Some(d) = m.shot(f.cell, t) else {
                 // Along a row or column only (the map's `ranged_targets: lines`).
@@ -63,6 +63,11 @@ impl OpenWars {
                 )
                 .expected(format!("a location 1 to {range} steps away"))
                 .found(format!("{at}, {d} steps")));
+            }
+            if let Some(by) = self.no_ranged_target(s, t) {
+                return Err(v(rule::RANGED, format!("no ranged attack may target {at} (`{by}`)"))
+                    .expected("a location ranged attacks may target")
+                    .found(format!("{at}, `{by}`")));
             }
             if self.tokens_of(s, 1 - x.player, t) == 0 {
                 return Err(v(rule::RANGED, format!("there is no enemy token in {at} to shoot at"))
@@ -242,11 +247,11 @@ impl OpenWars {
         }
         let (best, _) = self.top(s, &f);
         let ud = self.unit(u);
-        if ud.key() != best {
+        if self.key_of(s, x) != best {
             let first = s
                 .stacks
                 .iter()
-                .find(|y| self.is_participant(&f, y) && self.unit(y.unit).key() == best)
+                .find(|y| self.is_participant(&f, y) && self.key_of(s, y) == best)
                 .map(|y| self.unit(y.unit));
             let first_desc = first.map_or(String::new(), |w| {
                 format!(
@@ -330,10 +335,24 @@ impl OpenWars {
             .expected(format!("{} dice from 1 to 6", x.n))
             .found(dice::show(roll)));
         }
-        let hits = roll.iter().filter(|&&d| d <= u.attack).count() as u32;
+        let attack = self.attack_of(s, x);
+        let hits = roll.iter().filter(|&&d| d <= attack).count() as u32;
         let foe = 1 - x.player;
         let total = self.tokens_of(s, foe, t);
-        let due = hits.min(total);
+        let (due, ignored, caps) = self.after_shields(s, foe, t, hits);
+        for (id, &k) in casualties {
+            if let Some(cu) = self.t.unit_ix.get(id.as_str())
+                && let Some(&(_, cap)) = caps.iter().find(|(u, _)| *u == cu)
+                && k > cap
+            {
+                return Err(v(
+                    rule::CASUALTIES,
+                    format!("{id} loses at most {cap} token(s) to one attack here"),
+                )
+                .expected(format!("at most {cap} {id} removed (an effect caps its losses)"))
+                .found(format!("{k}")));
+            }
+        }
         let mut removed = 0u32;
         let mut max_removed = 0u8;
         for (id, &k) in casualties {
@@ -364,7 +383,21 @@ impl OpenWars {
                     self.cell_name(s, t)
                 ),
             )
-            .expected(format!("{due} casualt{}", if due == 1 { "y" } else { "ies" }))
+            .expected(format!(
+                "{due} casualt{}{}",
+                if due == 1 { "y" } else { "ies" },
+                if ignored > 0 {
+                    let by = self.shields(s, foe, t);
+                    let by = if by.is_empty() {
+                        "a shield".to_string()
+                    } else {
+                        by.join(", ")
+                    };
+                    format!(" ({ignored} hit(s) ignored by {by})")
+                } else {
+                    String::new()
+                }
+            ))
             .found(format!("{removed}")));
         }
         // Cheapest first: nothing removed may cost more than what stays.
@@ -396,6 +429,7 @@ impl OpenWars {
         caster: &str,
         from: &str,
         at: &str,
+        target: Option<&str>,
     ) -> Result<(), Violation> {
         if s.phase == Phase::OrderRoll {
             return Err(v(
@@ -460,9 +494,10 @@ impl OpenWars {
             .found(format!("the {} phase", s.phase.name())));
         }
         let mana = s.mana[usize::from(p)];
-        if mana < u32::from(sd.cost) {
+        let price = self.spell_cost(s, p, cu, c, sd.cost);
+        if mana < price {
             return Err(v(rule::SPELLS, format!("{} cannot pay for {spell}", self.name(s, p)))
-                .expected(format!("{} mana", sd.cost))
+                .expected(format!("{price} mana"))
                 .found(format!("{mana} mana in reserve")));
         }
         let t = self.cell_ix(s, at, rule::SPELLS)?;
@@ -474,6 +509,19 @@ impl OpenWars {
             )
             .expected(format!("a location at most {} step(s) from {from}", ud.range))
             .found(format!("{at}, {d} steps away")));
+        }
+        // What the spell does, against its effect: the unit it targets.
+        if let Some(dd) = self.t.fx.spells[usize::from(sp)] {
+            let tu = match target {
+                Some(id) => Some(self.unit_ix(id, rule::SPELLS)?),
+                None => None,
+            };
+            let (ctx, src, changes) = self.cast_changes(s, dd, p, c, t, tu);
+            crate::rules::kit::effects::allow(&ctx, s, &src, &changes, rule::SPELLS)?;
+        } else if let Some(id) = target {
+            return Err(v(rule::SPELLS, format!("{spell} has no target to name"))
+                .expected("no `target`")
+                .found(id));
         }
         Ok(())
     }

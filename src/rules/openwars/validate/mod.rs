@@ -79,8 +79,9 @@ impl OpenWars {
                 caster,
                 from,
                 at,
+                target,
                 effect: _,
-            } => self.check_cast(s, spell, caster, from, at),
+            } => self.check_cast(s, spell, caster, from, at, target.as_deref()),
         }
     }
 
@@ -176,10 +177,19 @@ impl OpenWars {
                 n += u32::from(c.mana);
             }
         }
+        let (bg, bn, by) = self.collection_bonus(s, s.to_move);
+        let (g, n) = (g + bg, n + bn);
         if g != gold || n != mana {
             return Err(v(
                 rule::COLLECTION,
-                "the collection does not add up to the printed gold and mana",
+                if by.is_empty() {
+                    "the collection does not add up to the printed gold and mana".to_string()
+                } else {
+                    format!(
+                        "the collection does not add up to the printed gold and mana and the bonuses of {}",
+                        by.join(", ")
+                    )
+                },
             )
             .expected(format!("gold {g}, mana {n}"))
             .found(format!("gold {gold}, mana {mana}")));
@@ -274,7 +284,7 @@ impl OpenWars {
             .expected(format!("at most {avail} more"))
             .found(format!("{tokens}")));
         }
-        let price = u32::from(ud.cost) * u32::from(tokens);
+        let price = self.recruit_cost(s, p, u, c) * u32::from(tokens);
         if price > s.gold[usize::from(p)] {
             return Err(v(rule::RECRUITMENT, format!("{who} cannot pay for {tokens} {unit}"))
                 .expected(format!("{price} gold"))

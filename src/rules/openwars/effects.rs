@@ -1,0 +1,617 @@
+//! Card effects in Open Wars: location features and spells, in the words
+//! of the pack's effect vocabulary ([`crate::rules::kit::effects`],
+//! docs/effects.md). Sources in force are the features of the map's
+//! locations; spells leave lasting outcomes on the stacks they target.
+//! Targets are stacks, named by (player, unit, location); a location or a
+//! controller is a target with no unit.
+
+use super::OpenWars;
+use super::state::{Stack, State};
+use super::tables::TYPES;
+use crate::model::effects::Arg;
+use crate::rules::kit::effects::{self as fx, Host, Src, Vocab};
+use crate::words;
+
+words! {
+    pub enum When {
+        Continuous = "continuous",
+        Collection = "collection",
+        OnEnter = "on-enter",
+        CombatStart = "combat-start",
+        Cast = "cast",
+    }
+}
+
+words! {
+    pub enum Who {
+        UnitHere = "unit-here",
+        FriendlyUnit = "friendly-unit",
+        EnemyUnit = "enemy-unit",
+        FriendlyUnits = "friendly-units",
+        EnemyUnits = "enemy-units",
+        Controller = "controller",
+        Location = "location",
+    }
+}
+
+words! {
+    pub enum Out {
+        Initiative = "initiative",
+        Attack = "attack",
+        Range = "range",
+        Movement = "movement",
+        Gold = "gold",
+        Mana = "mana",
+        RecruitCost = "recruit-cost",
+        ManaCost = "mana-cost",
+        NoRangedTarget = "no-ranged-target",
+        Stop = "stop",
+        IgnoreHits = "ignore-hits",
+        MaxHits = "max-hits",
+        Hits = "hits",
+        LoseToken = "lose-token",
+        Move = "move",
+        Teleport = "teleport",
+        ExtraAttack = "extra-attack",
+        Raise = "raise",
+        FreeSpell = "free-spell",
+        CancelSpell = "cancel-spell",
+        NoMove = "no-move",
+        NoPush = "no-push",
+        StripBonuses = "strip-bonuses",
+        FreeEntry = "free-entry",
+    }
+}
+
+words! {
+    pub enum Per { Turn = "turn", Game = "game", Combat = "combat" }
+}
+
+words! {
+    pub enum Res { None = "none" }
+}
+
+words! {
+    pub enum Until { EndOfTurn = "end-of-turn", ThisCombat = "this-combat" }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Cond {
+    Type(u8),
+    NotType(u8),
+    Faction(String),
+    NotFaction(String),
+    Ranged,
+    AdjacentCity,
+    FirstControl,
+    OwnUnitType(u8),
+    Adjacent,
+    SameLocation,
+    CostAtMost(u8),
+}
+
+#[derive(Clone, Debug)]
+pub struct Owv;
+
+impl Vocab for Owv {
+    type When = When;
+    type Who = Who;
+    type Out = Out;
+    type Per = Per;
+    type Res = Res;
+    type Until = Until;
+    type Cond = Cond;
+
+    fn cond(name: &str, arg: &Arg) -> Option<Cond> {
+        let ty = |a: &Arg| {
+            a.as_word()
+                .and_then(|w| TYPES.iter().position(|t| *t == w))
+                .map(|i| i as u8)
+        };
+        Some(match (name, arg) {
+            ("type", a) => Cond::Type(ty(a)?),
+            ("not-type", a) => Cond::NotType(ty(a)?),
+            ("faction", Arg::Word(w)) => Cond::Faction(w.clone()),
+            ("not-faction", Arg::Word(w)) => Cond::NotFaction(w.clone()),
+            ("ranged", Arg::None) => Cond::Ranged,
+            ("adjacent-city", Arg::None) => Cond::AdjacentCity,
+            ("first-control", Arg::None) => Cond::FirstControl,
+            ("own-unit-type", a) => Cond::OwnUnitType(ty(a)?),
+            ("adjacent", Arg::None) => Cond::Adjacent,
+            ("same-location", Arg::None) => Cond::SameLocation,
+            ("cost-at-most", Arg::Int(n)) => Cond::CostAtMost((*n).clamp(0, 255) as u8),
+            _ => return None,
+        })
+    }
+
+    fn show(c: &Cond) -> String {
+        match c {
+            Cond::Type(t) => format!("a {} unit", TYPES[usize::from(*t)]),
+            Cond::NotType(t) => format!("not a {} unit", TYPES[usize::from(*t)]),
+            Cond::Faction(f) => format!("of the {f}"),
+            Cond::NotFaction(f) => format!("not of the {f}"),
+            Cond::Ranged => "a ranged unit".into(),
+            Cond::AdjacentCity => "with an adjacent city of the controller".into(),
+            Cond::FirstControl => "controlled for the first time".into(),
+            Cond::OwnUnitType(t) => format!("holding a {} unit of the controller", TYPES[usize::from(*t)]),
+            Cond::Adjacent => "in a location next to the caster's".into(),
+            Cond::SameLocation => "in the caster's location".into(),
+            Cond::CostAtMost(n) => format!("costing at most {n}"),
+        }
+    }
+}
+
+pub type Def = fx::Def<Owv>;
+pub type Lasting = fx::Lasting<u32, Until>;
+pub type Uses = fx::Uses<Per>;
+
+/// A stack as a target: player, unit, location.
+pub fn key(player: u8, unit: u16, cell: u8) -> u32 {
+    u32::from(player) << 24 | u32::from(unit) << 8 | u32::from(cell)
+}
+
+fn parts(k: u32) -> (u8, u16, u8) {
+    ((k >> 24) as u8, (k >> 8) as u16, k as u8)
+}
+
+/// One moment for the interpreter: the timings open, the caster's
+/// location, the location a spell targets.
+pub struct Ctx<'a> {
+    pub e: &'a OpenWars,
+    pub open: u32,
+    pub caster: Option<u8>,
+    pub at: Option<u8>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(e: &'a OpenWars, open: &[When]) -> Self {
+        Ctx {
+            e,
+            open: open.iter().fold(0, |b, w| b | 1 << (*w as u32)),
+            caster: None,
+            at: None,
+        }
+    }
+}
+
+impl OpenWars {
+    /// The features in force: one source per map cell with a feature, its
+    /// owner the cell's controller (or nobody: 255).
+    pub(super) fn sources(&self, s: &State) -> Vec<Src<u32>> {
+        let m = self.map(s);
+        let ctrl = [self.controlled(s, 0), self.controlled(s, 1)];
+        m.cells
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| {
+                let owner = (0..2).find(|&p| ctrl[p] & (1 << i) != 0).map_or(255, |p| p as u8);
+                c.effect.map(|card| Src {
+                    card,
+                    owner,
+                    at: Some(key(owner, 0xFFFF, i as u8)),
+                })
+            })
+            .collect()
+    }
+
+    /// A modifier of `out` for stack `x` (features and lasting spells).
+    pub(super) fn modifier(&self, s: &State, out: Out, x: &Stack) -> i16 {
+        let ctx = Ctx::new(self, &[When::Continuous]);
+        fx::modifier(
+            &ctx,
+            s,
+            &self.sources(s),
+            &s.lasting,
+            When::Continuous,
+            out,
+            Some(key(x.player, x.unit, x.cell)),
+        )
+    }
+
+    /// A stack's initiative key (initiative with its modifiers, class, cost).
+    pub(super) fn key_of(&self, s: &State, x: &Stack) -> u32 {
+        let u = self.unit(x.unit);
+        let init = (i16::from(u.initiative) + self.modifier(s, Out::Initiative, x)).clamp(0, 99) as u32;
+        init * 10_000 + u32::from(u.class()) * 100 + u32::from(u.cost)
+    }
+
+    /// A stack's attack (a reduction never below 1).
+    pub(super) fn attack_of(&self, s: &State, x: &Stack) -> u8 {
+        let m = self.modifier(s, Out::Attack, x);
+        let a = i16::from(self.unit(x.unit).attack) + m;
+        (if m < 0 { a.max(1) } else { a }).clamp(0, 6) as u8
+    }
+
+    /// A stack's range.
+    pub(super) fn range_of(&self, s: &State, x: &Stack) -> u8 {
+        let r = self.unit(x.unit).range;
+        if r == 0 {
+            return 0;
+        }
+        (i16::from(r) + self.modifier(s, Out::Range, x)).clamp(0, 20) as u8
+    }
+
+    /// The casualties an attack of `hits` hits deals player `foe` in `t`:
+    /// the first hits its stacks ignore (shields) are taken off, and a
+    /// stack that takes at most 1 hit per attack caps its losses. Returns
+    /// the casualties due, the hits ignored, and the cap per unit.
+    pub(super) fn after_shields(&self, s: &State, foe: u8, t: u8, hits: u32) -> (u32, u32, Vec<(u16, u8)>) {
+        let mut ignored = 0i16;
+        let mut caps = Vec::new();
+        for y in s.stacks.iter().filter(|y| y.player == foe && y.cell == t) {
+            ignored += self.modifier(s, Out::IgnoreHits, y).max(0);
+            let cap = if self.modifier(s, Out::MaxHits, y) > 0 {
+                y.n.min(1)
+            } else {
+                y.n
+            };
+            caps.push((y.unit, cap));
+        }
+        let ignored = (ignored as u32).min(hits);
+        let most: u32 = caps.iter().map(|(_, c)| u32::from(*c)).sum();
+        ((hits - ignored).min(most), ignored, caps)
+    }
+
+    /// The cards whose shields protect `foe`'s stacks in `t` now.
+    pub(super) fn shields(&self, s: &State, foe: u8, t: u8) -> Vec<String> {
+        let ctx = Ctx::new(self, &[When::Continuous]);
+        let mut names: Vec<String> = Vec::new();
+        for l in &s.lasting {
+            let (p, _, c) = parts(l.obj.unwrap_or(0));
+            let shield = ctx
+                .def(&l.src)
+                .clauses
+                .get(usize::from(l.clause))
+                .is_some_and(|c| c.amount(Out::IgnoreHits).is_some());
+            let name = format!("`{}`", ctx.card_id(&l.src));
+            if shield && p == foe && c == t && !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        names
+    }
+
+    /// Uses up the shields of `foe`'s stacks in `t` that ignored `n` hits.
+    pub(super) fn spend_shields(&self, s: &mut State, foe: u8, t: u8, mut n: u32) {
+        let ctx = Ctx::new(self, &[When::Continuous]);
+        s.lasting.retain(|l| {
+            let (p, _, c) = parts(l.obj.unwrap_or(0));
+            let shield = ctx
+                .def(&l.src)
+                .clauses
+                .get(usize::from(l.clause))
+                .is_some_and(|c| c.amount(Out::IgnoreHits).is_some());
+            if n > 0 && shield && p == foe && c == t {
+                n -= 1;
+                false
+            } else {
+                true
+            }
+        });
+    }
+
+    /// What the collection features of `p`'s locations add: gold, mana,
+    /// and the cards that give it.
+    pub(super) fn collection_bonus(&self, s: &State, p: u8) -> (u32, u32, Vec<String>) {
+        let ctrl = self.controlled(s, p);
+        let ctx = Ctx::new(self, &[When::Collection]);
+        let (mut g, mut n, mut by) = (0u32, 0u32, Vec::new());
+        for c in 0..self.map(s).cells.len() as u8 {
+            if ctrl & (1 << c) == 0 {
+                continue;
+            }
+            for (src, _, ch) in self.fire_at(s, When::Collection, c, None) {
+                match ch.out {
+                    Out::Gold => g += ch.n.max(0) as u32,
+                    Out::Mana => n += ch.n.max(0) as u32,
+                    _ => continue,
+                }
+                by.push(ctx.card_id(&src));
+            }
+        }
+        (g, n, by)
+    }
+
+    /// After `p` collects: limited collection bonuses are used, and the
+    /// locations count as held.
+    pub(super) fn count_collection(&self, s: &mut State, p: u8) {
+        let ctrl = self.controlled(s, p);
+        for c in 0..self.map(s).cells.len() as u8 {
+            if ctrl & (1 << c) == 0 {
+                continue;
+            }
+            for (src, clause, _) in self.fire_at(s, When::Collection, c, None) {
+                if let Some((per, _)) = self.t.fx.defs[usize::from(src.card)].clauses[usize::from(clause)].limit {
+                    s.uses.add(src.owner, src.card, clause, per);
+                }
+            }
+        }
+        s.held |= ctrl;
+    }
+
+    /// The gold one token of `u` costs to recruit in `c` for `p`.
+    pub(super) fn recruit_cost(&self, s: &State, p: u8, u: u16, c: u8) -> u32 {
+        let x = Stack {
+            player: p,
+            unit: u,
+            cell: c,
+            n: 1,
+            mp: [0; 4],
+            attacked: false,
+            retreated: false,
+            fought: false,
+            acted: false,
+        };
+        let m = self.modifier(s, Out::RecruitCost, &x);
+        let cost = i16::from(self.unit(u).cost);
+        (if m < 0 { (cost + m).max(1) } else { cost + m }).max(0) as u32
+    }
+
+    /// The mana `spell` costs a caster of `u` in `c` for `p`.
+    pub(super) fn spell_cost(&self, s: &State, p: u8, u: u16, c: u8, base: u8) -> u32 {
+        let x = Stack {
+            player: p,
+            unit: u,
+            cell: c,
+            n: 1,
+            mp: [0; 4],
+            attacked: false,
+            retreated: false,
+            fought: false,
+            acted: false,
+        };
+        let m = self.modifier(s, Out::ManaCost, &x);
+        (if m < 0 {
+            (i16::from(base) + m).max(1)
+        } else {
+            i16::from(base) + m
+        })
+        .max(0) as u32
+    }
+
+    /// The changes a cast of `spell` by player `p` makes: its chosen
+    /// target (a stack of `target` in `at`) for each outcome, or every
+    /// stack that qualifies for a clause that reaches all.
+    pub(super) fn cast_changes(
+        &self,
+        s: &State,
+        d: u16,
+        p: u8,
+        from: u8,
+        at: u8,
+        target: Option<u16>,
+    ) -> (Ctx<'_>, Src<u32>, Vec<fx::Change<Out, u32>>) {
+        let mut ctx = Ctx::new(self, &[When::Cast]);
+        ctx.caster = Some(from);
+        ctx.at = Some(at);
+        let src = Src {
+            card: d,
+            owner: p,
+            at: None,
+        };
+        let mut out = Vec::new();
+        for c in &self.t.fx.defs[usize::from(d)].clauses {
+            let Some(t) = &c.target else { continue };
+            let objs: Vec<u32> = if t.count == fx::Count::All {
+                ctx.candidates(s, &src, t.who)
+                    .into_iter()
+                    .filter(|o| t.cond.iter().all(|x| ctx.holds(s, &src, x, Some(*o))))
+                    .collect()
+            } else {
+                let owner = if matches!(t.who, Who::EnemyUnit) { 1 - p } else { p };
+                target.map(|u| key(owner, u, at)).into_iter().collect()
+            };
+            for o in objs {
+                for (out_, a) in &c.out {
+                    if let fx::Amount::Exactly(n) = a {
+                        out.push(fx::Change {
+                            out: *out_,
+                            obj: Some(o),
+                            n: *n,
+                        });
+                    }
+                }
+            }
+        }
+        (ctx, src, out)
+    }
+
+    /// A cast applied: lasting outcomes on their stacks, hits dealt.
+    pub(super) fn cast_apply(&self, s: &mut State, d: u16, p: u8, from: u8, at: u8, target: Option<u16>) {
+        let (ctx, src, changes) = self.cast_changes(s, d, p, from, at, target);
+        let Ok(ok) = fx::allow(&ctx, s, &src, &changes, "") else {
+            return;
+        };
+        for &c in &ok.clauses {
+            if let Some((per, _)) = self.t.fx.defs[usize::from(d)].clauses[usize::from(c)].limit {
+                s.uses.add(p, d, c, per);
+            }
+        }
+        for (ch, &c) in changes.iter().zip(&ok.of) {
+            let clause = &self.t.fx.defs[usize::from(d)].clauses[usize::from(c)];
+            match (ch.out, clause.until) {
+                (Out::Hits, _) => {
+                    let (q, u, cell) = parts(ch.obj.unwrap_or(0));
+                    if let Some(j) = self.find(s, q, u, cell) {
+                        let k = (ch.n.max(0) as u8).min(s.stacks[j].n);
+                        s.fallen[usize::from(u)] = s.fallen[usize::from(u)].saturating_add(k);
+                        self.take_tokens(s, j, k);
+                    }
+                }
+                (_, Some(until)) => {
+                    // Movement gained during the movement phase counts at once.
+                    if ch.out == Out::Movement {
+                        let (q, u, cell) = parts(ch.obj.unwrap_or(0));
+                        if let Some(j) = self.find(s, q, u, cell) {
+                            for m in &mut s.stacks[j].mp {
+                                *m = (i16::from(*m) + ch.n).clamp(0, 20) as u8;
+                            }
+                        }
+                    }
+                    s.lasting.push(Lasting {
+                        src,
+                        clause: c,
+                        obj: ch.obj,
+                        until,
+                    });
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Whether a feature of location `c` forbids ranged targets there.
+    pub(super) fn no_ranged_target(&self, s: &State, c: u8) -> Option<String> {
+        let ctx = Ctx::new(self, &[When::Continuous]);
+        self.sources(s)
+            .into_iter()
+            .filter(|x| x.at.is_some_and(|k| parts(k).2 == c))
+            .find(|x| fx::modifier(&ctx, s, &[*x], &[], When::Continuous, Out::NoRangedTarget, None) > 0)
+            .map(|x| ctx.card_id(&x))
+    }
+
+    /// The automatic outcomes of the features of location `c` at `when`
+    /// for stack `x` (or the location's controller).
+    pub(super) fn fire_at(
+        &self,
+        s: &State,
+        when: When,
+        c: u8,
+        x: Option<&Stack>,
+    ) -> Vec<(Src<u32>, u8, fx::Change<Out, u32>)> {
+        let ctx = Ctx::new(self, &[when]);
+        let srcs: Vec<Src<u32>> = self
+            .sources(s)
+            .into_iter()
+            .filter(|src| src.at.is_some_and(|k| parts(k).2 == c))
+            .collect();
+        fx::fire(&ctx, s, &srcs, when, x.map(|x| key(x.player, x.unit, x.cell)))
+    }
+}
+
+impl Host for Ctx<'_> {
+    type V = Owv;
+    type State = State;
+    type Obj = u32;
+
+    fn def(&self, src: &Src<u32>) -> &Def {
+        &self.e.t.fx.defs[usize::from(src.card)]
+    }
+
+    fn card_id(&self, src: &Src<u32>) -> String {
+        self.e.t.fx.names[usize::from(src.card)].clone()
+    }
+
+    fn open(&self, _s: &State, _src: &Src<u32>, when: When) -> bool {
+        self.open & 1 << (when as u32) != 0
+    }
+
+    fn now(&self, s: &State) -> String {
+        format!("the {} phase", s.phase.name())
+    }
+
+    fn holds(&self, s: &State, src: &Src<u32>, c: &Cond, obj: Option<u32>) -> bool {
+        let e = self.e;
+        let here = src.at.map(|k| parts(k).2).or(self.at);
+        let unit = obj
+            .map(parts)
+            .filter(|(_, u, _)| *u != 0xFFFF)
+            .map(|(_, u, _)| e.unit(u));
+        let owner = src.owner;
+        match c {
+            Cond::Type(t) => unit.is_some_and(|u| u.ty == *t),
+            Cond::NotType(t) => unit.is_some_and(|u| u.ty != *t),
+            Cond::Faction(f) => unit.is_some_and(|u| e.t.factions[usize::from(u.faction)] == *f),
+            Cond::NotFaction(f) => unit.is_some_and(|u| e.t.factions[usize::from(u.faction)] != *f),
+            Cond::Ranged => unit.is_some_and(|u| u.range > 0),
+            Cond::CostAtMost(n) => unit.is_some_and(|u| u.cost <= *n),
+            Cond::AdjacentCity => here.is_some_and(|c| {
+                owner < 2 && {
+                    let m = e.map(s);
+                    let ctrl = e.controlled(s, owner);
+                    m.grid
+                        .neighbours(c)
+                        .iter()
+                        .any(|&n| ctrl & (1 << n) != 0 && TYPES[usize::from(m.cells[usize::from(n)].ty)] == "city")
+                }
+            }),
+            Cond::FirstControl => here.is_some_and(|c| s.held & (1 << c) == 0),
+            Cond::OwnUnitType(t) => here.is_some_and(|c| {
+                owner < 2
+                    && s.stacks
+                        .iter()
+                        .any(|x| x.player == owner && x.cell == c && e.unit(x.unit).ty == *t)
+            }),
+            Cond::Adjacent => match (self.caster, self.at) {
+                (Some(a), Some(b)) => e.map(s).grid.adjacent(a, b),
+                _ => false,
+            },
+            Cond::SameLocation => self.caster.is_some() && self.caster == obj.map(|k| parts(k).2).or(self.at),
+        }
+    }
+
+    fn count(&self, _s: &State, _src: &Src<u32>, _c: &Cond, _obj: Option<u32>) -> i16 {
+        0
+    }
+
+    fn is(&self, s: &State, src: &Src<u32>, who: Who, k: u32) -> bool {
+        let (p, u, c) = parts(k);
+        let stack = u != 0xFFFF && s.stacks.iter().any(|x| x.player == p && x.unit == u && x.cell == c);
+        let here = src.at.map(|a| parts(a).2).or(self.at);
+        match who {
+            Who::UnitHere => u != 0xFFFF && here == Some(c),
+            Who::FriendlyUnit => stack && p == src.owner && self.at.is_none_or(|a| a == c),
+            Who::EnemyUnit => stack && p != src.owner && self.at.is_none_or(|a| a == c),
+            Who::FriendlyUnits => stack && p == src.owner && here == Some(c),
+            Who::EnemyUnits => stack && p != src.owner && here == Some(c),
+            Who::Controller => u == 0xFFFF && p == src.owner,
+            Who::Location => u == 0xFFFF && here == Some(c),
+        }
+    }
+
+    fn candidates(&self, s: &State, src: &Src<u32>, who: Who) -> Vec<u32> {
+        match who {
+            Who::Controller => (src.owner < 2).then(|| key(src.owner, 0xFFFF, 0)).into_iter().collect(),
+            Who::Location => self.at.map(|c| key(255, 0xFFFF, c)).into_iter().collect(),
+            _ => s
+                .stacks
+                .iter()
+                .map(|x| key(x.player, x.unit, x.cell))
+                .filter(|&k| self.is(s, src, who, k))
+                .collect(),
+        }
+    }
+
+    fn cap(&self, _s: &State, _src: &Src<u32>, _out: Out, _obj: Option<u32>) -> Option<i16> {
+        None
+    }
+
+    fn used(&self, s: &State, src: &Src<u32>, clause: u8, per: Per) -> u8 {
+        s.uses.get(src.owner, src.card, clause, per)
+    }
+
+    fn afford(&self, _s: &State, _src: &Src<u32>, _res: Res, _n: i16) -> bool {
+        true
+    }
+
+    fn show(&self, s: &State, k: u32) -> String {
+        let (p, u, c) = parts(k);
+        if u == 0xFFFF {
+            return self.e.cell_name(s, c).to_string();
+        }
+        if self.e.find(s, p, u, c).is_none() {
+            return format!(
+                "{} in {}, where {} has none",
+                self.e.unit(u).id,
+                self.e.cell_name(s, c),
+                self.e.name(s, p)
+            );
+        }
+        format!(
+            "{}'s {} in {}",
+            self.e.name(s, p),
+            self.e.unit(u).id,
+            self.e.cell_name(s, c)
+        )
+    }
+}
