@@ -49,7 +49,7 @@ pub fn check_log(data: &Path, path: &Path, options: &Options) -> Result<LogRepor
             return Ok(report);
         }
     };
-    let node = match pack::parse_yaml(&text, file, &limits) {
+    let node = match log::parse(&text, file, &limits) {
         Ok(n) => n,
         Err(d) => {
             report.diagnostics.push(*d);

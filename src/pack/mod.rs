@@ -4,6 +4,7 @@
 pub mod assets;
 pub mod construction;
 pub mod decl;
+pub mod plain_yaml;
 pub mod reader;
 pub mod yaml;
 

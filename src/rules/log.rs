@@ -72,6 +72,21 @@ pub struct ClaimedResult {
     pub span: Span,
 }
 
+/// Parses a log's text: the fast reader of plain YAML
+/// ([`crate::pack::plain_yaml`]) for what players and pnpkit write, the full
+/// YAML parser (and its diagnostics) for anything else. Both give the same
+/// tree, positions included.
+pub fn parse(
+    text: &str,
+    file: crate::diag::FileId,
+    limits: &crate::pack::yaml::Limits,
+) -> Result<Node, Box<Diagnostic>> {
+    match crate::pack::plain_yaml::parse(text, file, limits) {
+        Some(node) => Ok(node),
+        None => crate::pack::yaml::parse(text, file, limits),
+    }
+}
+
 /// Reads a parsed log document, collecting every structural problem.
 pub fn read(root: &Node) -> Result<Log, Vec<Diagnostic>> {
     let mut diags = Vec::new();

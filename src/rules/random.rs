@@ -7,7 +7,7 @@ use serde_json::{Map, Value as Json};
 use super::replay::{FailureKind, Options, flow, timed};
 use super::{Ending, Engine, MutationProbe, Replayer, log};
 use crate::diag::FileId;
-use crate::pack::yaml::{Limits, parse};
+use crate::pack::yaml::Limits;
 
 /// A generated game.
 pub struct Generated<E: Engine> {
@@ -139,7 +139,7 @@ fn log_text<E: Engine>(
 
 /// Parses log text (for generated logs and tests).
 pub fn parse_log(text: &str) -> Result<log::Log, String> {
-    let node = parse(text, FileId(0), &Limits::default()).map_err(|d| d.message.clone())?;
+    let node = log::parse(text, FileId(0), &Limits::default()).map_err(|d| d.message.clone())?;
     log::read(&node).map_err(|ds| ds.iter().map(|d| d.message.clone()).collect::<Vec<_>>().join("; "))
 }
 
