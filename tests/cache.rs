@@ -19,9 +19,18 @@ fn project() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     copy_dir(&root().join("fonts"), &dir.path().join("fonts"));
     copy_dir(&root().join("templates"), &dir.path().join("templates"));
-    copy_dir(&root().join("tests/fixtures/layout/templates"), &dir.path().join("templates"));
-    copy_dir(&root().join("tests/fixtures/minimal/demo"), &dir.path().join("data/demo"));
-    copy_dir(&root().join("tests/fixtures/layout/data/lay"), &dir.path().join("data/lay"));
+    copy_dir(
+        &root().join("tests/fixtures/layout/templates"),
+        &dir.path().join("templates"),
+    );
+    copy_dir(
+        &root().join("tests/fixtures/minimal/demo"),
+        &dir.path().join("data/demo"),
+    );
+    copy_dir(
+        &root().join("tests/fixtures/layout/data/lay"),
+        &dir.path().join("data/lay"),
+    );
     dir
 }
 
@@ -59,7 +68,11 @@ fn same_as_clean(dir: &Path, args: &[&str]) -> (String, usize) {
     // Files from an earlier step with other settings stay in output/: compare what this step wrote.
     for (path, bytes) in &b {
         match a.get(path) {
-            Some(x) => assert!(x == bytes, "{} differs from a clean build after {args:?}", path.display()),
+            Some(x) => assert!(
+                x == bytes,
+                "{} differs from a clean build after {args:?}",
+                path.display()
+            ),
             None => panic!("{} missing from the cached build", path.display()),
         }
     }
@@ -91,7 +104,11 @@ fn cached_builds_equal_clean_builds_after_every_edit() {
     assert_eq!(compiled, 0, "{line}");
 
     // A card's text.
-    edit(&d.join("data/demo/components/card.yaml"), "draw a card.", "draw two cards.");
+    edit(
+        &d.join("data/demo/components/card.yaml"),
+        "draw a card.",
+        "draw two cards.",
+    );
     let (line, compiled) = same_as_clean(d, &[]);
     assert!(compiled > 0 && !line.contains(" 0 documents reused"), "{line}");
 

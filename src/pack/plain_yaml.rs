@@ -446,7 +446,8 @@ impl Reader<'_> {
                 let end = self.pos;
                 Some((self.node(Value::Str(s), start, end)?, end))
             }
-            c if is_indicator(c) && !(c == b'-' && !matches!(self.at(self.pos + 1), b' ' | b'\n')) => None,
+            // A plain scalar may start with `-` when a character other than a space follows (`-3`).
+            c if is_indicator(c) && (c != b'-' || matches!(self.at(self.pos + 1), b' ' | b'\n')) => None,
             _ => {
                 let mut end = self.pos;
                 let mut i = self.pos;
