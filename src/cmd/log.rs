@@ -56,7 +56,7 @@ pub fn check_log(data: &Path, path: &Path, options: &Options) -> Result<LogRepor
             return Ok(report);
         }
     };
-    let log = match log::read(&node) {
+    let log = match log::read_owned(node) {
         Ok(l) => l,
         Err(ds) => {
             report.diagnostics = ds;

@@ -107,11 +107,17 @@ impl Reader<'_> {
     }
 
     fn node(&mut self, value: Value, start: usize, end: usize) -> Option<Node> {
+        let span = self.span(start, end);
+        self.node_at(value, span)
+    }
+
+    /// A node whose span was located before its contents were read (a
+    /// collection: locating is cheap only forwards).
+    fn node_at(&mut self, value: Value, span: Span) -> Option<Node> {
         self.nodes += 1;
         if self.nodes > self.limits.max_nodes / 2 {
             return None;
         }
-        let span = self.span(start, end);
         Some(Node { value, span })
     }
 
@@ -215,6 +221,11 @@ impl Reader<'_> {
 
     /// A block mapping at column `indent`; its first key is read.
     fn mapping(&mut self, indent: usize, span_start: usize, first: Node, depth: usize) -> Option<Node> {
+        // A block mapping's span is empty, where its first key starts.
+        let span = Span {
+            end: span_start,
+            ..first.span
+        };
         let mut entries: Vec<(Node, Node)> = Vec::new();
         let mut key = first;
         loop {
@@ -267,7 +278,7 @@ impl Reader<'_> {
                 _ => break,
             }
         }
-        self.node(Value::Map(entries), span_start, span_start)
+        self.node_at(Value::Map(entries), span)
     }
 
     /// A value on the rest of a line: a flow collection or a scalar.
@@ -285,6 +296,7 @@ impl Reader<'_> {
     /// A block sequence whose dashes are at column `indent`; its span starts at `span_at`.
     fn sequence(&mut self, span_at: usize, depth: usize) -> Option<Node> {
         let dash_col = self.column_of(self.pos);
+        let span = self.span(span_at, span_at);
         let mut items = Vec::new();
         loop {
             // At a dash.
@@ -302,7 +314,7 @@ impl Reader<'_> {
                 _ => break,
             }
         }
-        self.node(Value::Seq(items), span_at, span_at)
+        self.node_at(Value::Seq(items), span)
     }
 
     /// Skips spaces, line breaks and comments inside a flow collection; `None`
@@ -358,6 +370,7 @@ impl Reader<'_> {
     }
 
     fn flow_inner(&mut self, depth: usize, start: usize) -> Option<Node> {
+        let span = self.span(start, start + 1);
         let open = self.peek();
         self.pos += 1;
         self.flow_space()?;
@@ -380,7 +393,7 @@ impl Reader<'_> {
                 }
             }
             self.pos += 1;
-            return self.node(Value::Seq(items), start, start + 1);
+            return self.node_at(Value::Seq(items), span);
         }
         let mut entries: Vec<(Node, Node)> = Vec::new();
         while self.peek() != b'}' {
@@ -421,7 +434,7 @@ impl Reader<'_> {
             }
         }
         self.pos += 1;
-        self.node(Value::Map(entries), start, start + 1)
+        self.node_at(Value::Map(entries), span)
     }
 
     fn flow_node(&mut self, depth: usize) -> Option<Node> {
@@ -553,16 +566,20 @@ impl Reader<'_> {
 /// Keys the full parser may take for the same key (`1` and `"1"`): the
 /// reader gives up on them rather than guess.
 fn same_key(a: &Node, b: &Node) -> bool {
-    fn text(v: &Value) -> String {
-        match v {
-            Value::Str(s) => s.clone(),
-            Value::Int(i) => i.to_string(),
-            Value::Bool(b) => b.to_string(),
-            Value::Null => "null".into(),
-            _ => String::new(),
-        }
+    match (&a.value, &b.value) {
+        (Value::Str(x), Value::Str(y)) => x == y,
+        (x, y) => key_text(x) == key_text(y),
     }
-    text(&a.value) == text(&b.value)
+}
+
+fn key_text(v: &Value) -> std::borrow::Cow<'_, str> {
+    match v {
+        Value::Str(s) => s.as_str().into(),
+        Value::Int(i) => i.to_string().into(),
+        Value::Bool(b) => b.to_string().into(),
+        Value::Null => "null".into(),
+        _ => "".into(),
+    }
 }
 
 fn is_flow(c: u8) -> bool {
@@ -602,9 +619,8 @@ fn resolve(s: &str) -> Option<Value> {
         "false" => return Some(Value::Bool(false)),
         _ => {}
     }
-    let lower = s.to_ascii_lowercase();
     // `True`, `NULL`: read by some YAML parsers as booleans and nulls.
-    if matches!(lower.as_str(), "null" | "true" | "false") {
+    if ["null", "true", "false"].iter().any(|w| s.eq_ignore_ascii_case(w)) {
         return None;
     }
     let first = s.as_bytes()[0];

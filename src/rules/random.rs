@@ -140,7 +140,7 @@ fn log_text<E: Engine>(
 /// Parses log text (for generated logs and tests).
 pub fn parse_log(text: &str) -> Result<log::Log, String> {
     let node = log::parse(text, FileId(0), &Limits::default()).map_err(|d| d.message.clone())?;
-    log::read(&node).map_err(|ds| ds.iter().map(|d| d.message.clone()).collect::<Vec<_>>().join("; "))
+    log::read_owned(node).map_err(|ds| ds.iter().map(|d| d.message.clone()).collect::<Vec<_>>().join("; "))
 }
 
 /// Plays a random game, replaces one action by a candidate, and checks that
