@@ -263,20 +263,24 @@ fn field_view(
 }
 
 /// The names of enum values in a locale, by field: `{field: {value: name}}`
-/// (record fields by their own names).
+/// (record fields by their own names, a list of enum values by the list's).
 fn enum_labels(fields: &IndexMap<String, crate::model::FieldSpec>, locale: &str, out: &mut Map<String, Value>) {
+    let names = |spec: &crate::model::FieldSpec| -> Map<String, Value> {
+        spec.labels
+            .iter()
+            .map(|(v, t)| (v.clone(), Value::String(t.get(locale).to_owned())))
+            .collect()
+    };
     for (name, spec) in fields {
         if !spec.labels.is_empty() {
-            let m: Map<String, Value> = spec
-                .labels
-                .iter()
-                .map(|(v, t)| (v.clone(), Value::String(t.get(locale).to_owned())))
-                .collect();
-            out.insert(name.clone(), Value::Object(m));
+            out.insert(name.clone(), Value::Object(names(spec)));
         }
         match &spec.ty {
             crate::model::FieldType::Record { fields } => enum_labels(fields, locale, out),
             crate::model::FieldType::List { of, .. } => {
+                if !of.labels.is_empty() {
+                    out.insert(name.clone(), Value::Object(names(of)));
+                }
                 if let crate::model::FieldType::Record { fields } = &of.ty {
                     enum_labels(fields, locale, out);
                 }
