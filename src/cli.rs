@@ -165,6 +165,21 @@ pub enum Command {
                             `build` writes the galleries too. Static files only: open index.html in any browser.")]
     Gallery(GalleryArgs),
 
+    /// What changed between two versions of the games: a report, a changelog per locale and a reprint pack.
+    #[command(
+        after_help = "Examples:\n  pnpkit diff v1.0                  since the tag v1.0, up to the data as it is now\n  \
+                            pnpkit diff v1.0 v1.1 --game openwars\n  \
+                            pnpkit diff old-data/ data/         two data folders\n  \
+                            pnpkit diff HEAD~3 --version 1.1 --paper a4   the reprint pack stamped «1.1»\n  \
+                            pnpkit diff v1.0 --format json --no-reprint\n\n\
+                            OLD and NEW are folders of game packs or git revisions (a tag, a branch, a commit) of the\n\
+                            repository holding the current folder; NEW defaults to the data folder with its edits.\n\
+                            Writes <out>/<game>/diff/: changelog.<locale>.md, diff.json, reprint.<locale>.md and\n\
+                            reprint/<locale>/*.pdf (only the changed and new pieces, laid out like the kit, with a\n\
+                            cover saying what to take out). Exit codes: 0 compared, 1 a version has errors, 2 unreadable."
+    )]
+    Diff(DiffArgs),
+
     /// Print a shell completion script.
     #[command(
         after_help = "Examples:\n  pnpkit completions bash > /etc/bash_completion.d/pnpkit\n  \
@@ -218,6 +233,87 @@ pub struct DeckArgs {
     /// The language of messages and sheets (`en`, `es`); default: the list's own.
     #[arg(long)]
     pub locale: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The old version: a git revision (tag, branch, commit) or a folder of game packs.
+    #[arg(value_name = "OLD")]
+    pub old: String,
+
+    /// The new version (default: the data folder as it is now, edits included).
+    #[arg(value_name = "NEW")]
+    pub new: Option<String>,
+
+    /// Only this game (repeat for more); all when absent.
+    #[arg(long = "game", value_name = "GAME")]
+    pub games: Vec<String>,
+
+    /// Where `<game>/diff/` is written.
+    #[arg(long, value_name = "DIR", default_value = "output")]
+    pub out: PathBuf,
+
+    /// Locales of the changelogs and reprint packs (default: every locale of each pack).
+    #[arg(long, value_delimiter = ',')]
+    pub locale: Vec<String>,
+
+    /// Only the report and the changelogs: lay out no reprint pack.
+    #[arg(long)]
+    pub no_reprint: bool,
+
+    #[command(flatten)]
+    pub print: PrintArgs,
+}
+
+/// How kits are printed: paper, duplex, bleed … (shared by `build` and `diff`).
+#[derive(Debug, Args)]
+pub struct PrintArgs {
+    /// Paper sizes.
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [PaperArg::A4, PaperArg::Letter])]
+    pub paper: Vec<PaperArg>,
+
+    /// Which edge the printer flips on for double-sided printing.
+    #[arg(long, value_enum, default_value_t = DuplexArg::Long)]
+    pub duplex: DuplexArg,
+
+    /// Backs on their own pages (duplex) or beside the fronts (gutterfold).
+    #[arg(long, value_enum, default_value_t = LayoutArg::Duplex)]
+    pub layout: LayoutArg,
+
+    /// Printer-friendly: no background fills.
+    #[arg(long)]
+    pub ink_saver: bool,
+
+    /// Unprintable printer margin in mm.
+    #[arg(long, default_value_t = 5.0)]
+    pub margin: f64,
+
+    /// Bleed around each piece in mm.
+    #[arg(long, default_value_t = 3.0)]
+    pub bleed: f64,
+
+    /// Print this version mark small (6 pt) on the front of every piece, inside its safe zone, so
+    /// printings can be told apart (never on backs).
+    #[arg(long = "version", value_name = "TEXT", value_parser = stamp_text)]
+    pub stamp: Option<String>,
+}
+
+/// A version mark: one short line of printable text.
+fn stamp_text(s: &str) -> Result<String, String> {
+    let t = s.trim();
+    if t.is_empty() {
+        return Err("the version mark is empty".into());
+    }
+    if t.chars().count() > 40 {
+        return Err(format!(
+            "the version mark has {} characters; at most 40 fit on a piece",
+            t.chars().count()
+        ));
+    }
+    if t.chars().any(char::is_control) {
+        return Err("the version mark holds a control character (a line break, a tab …)".into());
+    }
+    Ok(t.to_owned())
 }
 
 #[derive(Debug, Args)]
@@ -285,21 +381,8 @@ pub struct BuildArgs {
     #[command(flatten)]
     pub select: Selection,
 
-    /// Paper sizes.
-    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [PaperArg::A4, PaperArg::Letter])]
-    pub paper: Vec<PaperArg>,
-
-    /// Which edge the printer flips on for double-sided printing.
-    #[arg(long, value_enum, default_value_t = DuplexArg::Long)]
-    pub duplex: DuplexArg,
-
-    /// Backs on their own pages (duplex) or beside the fronts (gutterfold).
-    #[arg(long, value_enum, default_value_t = LayoutArg::Duplex)]
-    pub layout: LayoutArg,
-
-    /// Printer-friendly: no background fills.
-    #[arg(long)]
-    pub ink_saver: bool,
+    #[command(flatten)]
+    pub print: PrintArgs,
 
     /// A designer's proof: mark invented (`sample: true`) values on the pieces. A player's kit never shows them.
     #[arg(long)]
@@ -308,14 +391,6 @@ pub struct BuildArgs {
     /// Exit with 1 when the build has warnings (text cut off by its box, a character no font can draw …).
     #[arg(long)]
     pub deny_warnings: bool,
-
-    /// Unprintable printer margin in mm.
-    #[arg(long, default_value_t = 5.0)]
-    pub margin: f64,
-
-    /// Bleed around each piece in mm.
-    #[arg(long, default_value_t = 3.0)]
-    pub bleed: f64,
 }
 
 #[derive(Debug, Args)]

@@ -126,6 +126,15 @@ impl SourceMap {
         FileId(self.files.len() as u32 - 1)
     }
 
+    /// Renames files for messages (a revision's scratch copy shown as `v1:data/…`).
+    pub fn rename(&mut self, f: impl Fn(&Path) -> Option<PathBuf>) {
+        for file in &mut self.files {
+            if let Some(p) = f(&file.path) {
+                file.path = p;
+            }
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.files.len()
     }

@@ -11,6 +11,7 @@ pub mod cli;
 pub mod cmd;
 pub mod deck;
 pub mod diag;
+pub mod diff;
 pub mod export;
 pub mod fonts;
 pub mod fsx;

@@ -5,6 +5,7 @@
 pub mod build;
 pub mod check;
 pub mod deck;
+pub mod diff;
 pub mod export;
 pub mod gallery;
 pub mod i18n;
@@ -149,6 +150,7 @@ pub fn run(cli: &Cli, progress: &dyn Progress) -> Result<Outcome, Fatal> {
         Command::I18n(args) => i18n::run(cli, args),
         Command::Log(args) => log::run(cli, args),
         Command::Deck(args) => deck::run(cli, args),
+        Command::Diff(args) => diff::run(cli, args, progress),
         Command::Import(args) => sheet::import(cli, args),
         Command::ExportSheet(args) => sheet::export(cli, args),
         Command::New(args) => scaffold::run(cli, args),

@@ -4,7 +4,9 @@
 pub mod assets;
 pub mod construction;
 pub mod decl;
+pub mod git;
 pub mod reader;
+pub mod revision;
 pub mod yaml;
 
 use std::fs;
