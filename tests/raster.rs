@@ -17,7 +17,7 @@ mod common;
 
 use std::path::Path;
 
-use common::raster::{Gray, PAPER, rasterise, renderer_available};
+use common::raster::{Gray, PAPER, pdf_text, rasterise, renderer_available};
 use common::registration::*;
 use lopdf::Document;
 use pnpkit::check::check;
@@ -318,20 +318,6 @@ fn shipped() -> &'static [Built] {
         assert!(problems.is_empty());
         built
     })
-}
-
-/// The text a PDF shows, as poppler extracts it.
-fn pdf_text(pdf: &[u8]) -> String {
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("in.pdf");
-    std::fs::write(&input, pdf).unwrap();
-    let out = std::process::Command::new("pdftotext")
-        .args(["-q", "-enc", "UTF-8"])
-        .arg(&input)
-        .arg("-")
-        .output()
-        .expect("run pdftotext");
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// What a player's kit must never print: markup or escapes that were not

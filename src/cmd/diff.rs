@@ -43,7 +43,10 @@ pub fn run(cli: &Cli, args: &DiffArgs, progress: &dyn Progress) -> Result<Outcom
             g.locales.retain(|l| args.locale.contains(l));
         }
     }
-    let mut files = texts(&d, &old.name, &new.name, args.print.stamp.as_deref());
+    // The changelog names the new version by its mark when the work tree is being stamped.
+    let new_name = new.name.clone().or_else(|| args.print.stamp.clone());
+    let old_name = old.name.clone().unwrap_or_else(|| old.label.clone());
+    let mut files = texts(&d, &old_name, new_name.as_deref(), args.print.stamp.as_deref());
     if !args.no_reprint {
         match reprint(&d, &b, args, progress)? {
             Ok(pdfs) => files.extend(pdfs),
@@ -100,7 +103,7 @@ fn refused(cli: &Cli, sides: &[(&Version, &Report)]) -> String {
 }
 
 /// Per changed game: its diff as JSON, a changelog and a reprint note per locale.
-fn texts(d: &Diff, old: &str, new: &str, stamp: Option<&str>) -> Vec<(PathBuf, Vec<u8>)> {
+fn texts(d: &Diff, old: &str, new: Option<&str>, stamp: Option<&str>) -> Vec<(PathBuf, Vec<u8>)> {
     let mut files = Vec::new();
     for g in d.games.iter().filter(|g| g.status != Status::Unchanged) {
         let dir = PathBuf::from(&g.id).join("diff");

@@ -75,10 +75,10 @@ pub fn human(diff: &Diff) -> String {
         }
         for r in &g.rules {
             out.push_str(&format!(
-                "  rules {} `{}` ({}){}\n",
-                status_word(r.status),
+                "  rules section `{}` ({}) {}{}\n",
                 r.id,
                 r.title.get(first),
+                status_word(r.status),
                 if r.status == Status::Changed {
                     format!(" [{}]", r.locales.join(", "))
                 } else {
@@ -241,14 +241,15 @@ fn shows_in(p: &PieceDiff, locale: &str) -> bool {
             .any(|c| c.locale.as_deref().is_none_or(|l| l == locale))
 }
 
-/// The changelog of one game in one locale, in Markdown.
-pub fn changelog(g: &GameDiff, locale: &str, old: &str, new: &str) -> String {
+/// The changelog of one game in one locale, in Markdown. `new` is `None`
+/// for the current version (the title says "since `old`").
+pub fn changelog(g: &GameDiff, locale: &str, old: &str, new: Option<&str>) -> String {
     let w = words::of(locale);
-    let mut out = format!(
-        "# {} — {}\n",
-        md(g.name.get(locale)),
-        w.title.replace("{old}", &md(old)).replace("{new}", &md(new))
-    );
+    let title = match new {
+        Some(n) => w.title.replace("{old}", &md(old)).replace("{new}", &md(n)),
+        None => w.title_since.replace("{old}", &md(old)),
+    };
+    let mut out = format!("# {} — {title}\n", md(g.name.get(locale)));
     let mut any = false;
     if g.layout_changed == Some(true) {
         out.push_str(&format!("\n{}\n", w.layout_changed));
@@ -377,11 +378,22 @@ pub fn reprint_lines(g: &GameDiff, locale: &str) -> (Vec<String>, Vec<String>) {
     for (k, p) in g.pieces() {
         let n_out = p.take_out.get(locale).copied().unwrap_or(0);
         let n_in = p.print.get(locale).copied().unwrap_or(0);
+        // A board printed per variant names the variants it holds.
+        let variants: Vec<&str> = p
+            .changes
+            .iter()
+            .filter(|c| c.what == What::Variant && c.locale.as_deref().is_none_or(|l| l == locale))
+            .filter_map(|c| c.label.get(locale).rsplit(" › ").next())
+            .collect();
+        let name = if variants.is_empty() {
+            p.name.get(locale).to_owned()
+        } else {
+            format!("{} ({})", p.name.get(locale), variants.join(", "))
+        };
         let line = |n: u32| {
             format!(
-                "{}: {} {}",
+                "{}: {name} {}",
                 k.name.get(locale),
-                p.name.get(locale),
                 w.times.replace("{n}", &n.to_string())
             )
         };

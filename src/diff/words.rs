@@ -11,6 +11,8 @@ pub struct Words {
     pub no: &'static str,
     /// `{old}` and `{new}` are the two versions.
     pub title: &'static str,
+    /// `{old}`: changes up to the current version.
+    pub title_since: &'static str,
     pub nothing: &'static str,
     pub added: &'static str,
     pub removed: &'static str,
@@ -56,6 +58,7 @@ const EN: Words = Words {
     yes: "yes",
     no: "no",
     title: "Changes from {old} to {new}",
+    title_since: "Changes since {old}",
     nothing: "Nothing changed.",
     added: "New",
     removed: "Removed",
@@ -98,6 +101,7 @@ const ES: Words = Words {
     yes: "sí",
     no: "no",
     title: "Cambios de {old} a {new}",
+    title_since: "Cambios desde {old}",
     nothing: "No ha cambiado nada.",
     added: "Novedades",
     removed: "Retiradas",

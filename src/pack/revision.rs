@@ -12,8 +12,8 @@ use super::git::{self, GitError, GitLimits};
 pub struct Version {
     /// What the side is, for reports: `v1.0 (3f2a9c1)`, `old-data/`, `data (work tree)`.
     pub label: String,
-    /// A short name for changelog titles: `v1.0`, `old-data`.
-    pub name: String,
+    /// A short name for changelog titles (`v1.0`, `old-data`); `None` for the work tree.
+    pub name: Option<String>,
     /// The data folder (one folder per game).
     pub data: PathBuf,
     /// The layouts folder (`templates/`), when known.
@@ -40,7 +40,7 @@ pub fn open(spec: Option<&str>, data: &Path, project: &Path, limits: &GitLimits)
     let Some(spec) = spec else {
         return Ok(Version {
             label: format!("{} (work tree)", data.display()),
-            name: data.display().to_string(),
+            name: None,
             data: data.to_path_buf(),
             templates: Some(project.join("templates")).filter(|t| t.is_dir()),
             scratch_prefix: None,
@@ -51,7 +51,10 @@ pub fn open(spec: Option<&str>, data: &Path, project: &Path, limits: &GitLimits)
     if dir.is_dir() {
         return Ok(Version {
             label: spec.to_owned(),
-            name: spec.trim_end_matches('/').to_owned(),
+            name: Some(
+                dir.file_name()
+                    .map_or_else(|| spec.to_owned(), |n| n.to_string_lossy().into_owned()),
+            ),
             data: dir.to_path_buf(),
             templates: None,
             scratch_prefix: None,
@@ -92,7 +95,7 @@ pub fn open(spec: Option<&str>, data: &Path, project: &Path, limits: &GitLimits)
     let short: String = commit.chars().take(7).collect();
     Ok(Version {
         label: format!("{spec} ({short})"),
-        name: spec.to_owned(),
+        name: Some(spec.to_owned()),
         data: data_dir,
         templates: Some(templates).filter(|t| t.is_dir()),
         scratch_prefix: Some((scratch.path().to_path_buf(), spec.to_owned())),
