@@ -508,3 +508,142 @@ fn version_stamp_prints_on_fronts_inside_the_safe_zone() {
         }
     }
 }
+
+/// A copy of version 1 with edits applied: `(file, from, to)` replaces text
+/// (`from` empty: appends `to`; the file is created when missing).
+fn edited(edits: &[(&str, &str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    common::copy_dir(&fixture("v1"), dir.path());
+    for (file, from, to) in edits {
+        let path = dir.path().join("duel").join(file);
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let new = if from.is_empty() {
+            format!("{text}{to}")
+        } else {
+            assert!(text.contains(from), "{file} lacks {from:?}");
+            text.replace(from, to)
+        };
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, new).unwrap();
+    }
+    dir
+}
+
+/// The diff of the one game between two edited copies of version 1.
+fn compare(old: &[(&str, &str, &str)], new: &[(&str, &str, &str)]) -> diff::GameDiff {
+    let (a, b) = (edited(old), edited(new));
+    let ra = check(a.path(), &[], &Limits::default()).unwrap();
+    let rb = check(b.path(), &[], &Limits::default()).unwrap();
+    for r in [&ra, &rb] {
+        assert!(!r.has_errors(), "{:?}", r.diagnostics.items.iter().map(|d| &d.message).collect::<Vec<_>>());
+    }
+    diff::diff("a", &ra.games, "b", &rb.games, &Default::default()).games.remove(0)
+}
+
+/// `kind/id path [locale] print-es print-en` for every change.
+fn summary(g: &diff::GameDiff) -> Vec<String> {
+    let mut out = Vec::new();
+    for (k, p) in g.pieces() {
+        let counts = format!("print es {} en {}", p.print["es"], p.print["en"]);
+        if p.changes.is_empty() {
+            out.push(format!("{}/{} {:?} {counts}", k.id, p.id, p.status));
+        }
+        for c in &p.changes {
+            out.push(format!(
+                "{}/{} {} [{}] {counts}",
+                k.id,
+                p.id,
+                c.path,
+                c.locale.as_deref().unwrap_or("*")
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn changes_are_found_where_players_see_them() {
+    // An enum value renamed in Spanish only: the pieces with that value print anew in Spanish only.
+    let g = compare(&[], &[("game.yaml", "ice: {es: Hielo, en: Ice}", "ice: {es: Escarcha, en: Ice}")]);
+    assert_eq!(
+        summary(&g),
+        [
+            "card/shield school [es] print es 1 en 0",
+            "card/scout school [es] print es 2 en 0",
+            "card/potion school [es] print es 2 en 0",
+            "card/wolf school [es] print es 1 en 0",
+            "card/sage school [es] print es 1 en 0",
+        ]
+    );
+    let shield = g.pieces().find(|(_, p)| p.id == "shield").unwrap().1;
+    assert_eq!(shield.changes[0].old.as_ref().unwrap().text.get("es"), "Hielo");
+    assert_eq!(shield.changes[0].new.as_ref().unwrap().text.get("es"), "Escarcha");
+
+    // A new trim size reprints every piece of the kind, in every locale.
+    let g = compare(&[], &[("game.yaml", "poker: {width: 63, height: 88}", "poker: {width: 64, height: 89}")]);
+    assert_eq!(g.kinds.iter().filter(|k| k.size.is_some()).count(), 2);
+    assert_eq!(g.pieces().filter(|(_, p)| p.print["es"] > 0 && p.print["en"] > 0).count(), 9);
+    assert!(g.pieces().all(|(_, p)| p.changes.iter().any(|c| c.path == "size")));
+
+    // List items are matched by id: a reordered list is no change, one changed item is one change.
+    let runes_field = "      art: {type: image";
+    let with_runes = format!(
+        "      runes: {{type: list, required: false, of: {{type: record, fields: {{id: {{type: string}}, name: {{type: text}}, power: {{type: int}}}}}}}}\n{runes_field}"
+    );
+    let runes = |a: &str, b: &str| {
+        format!("  runes:\n    - {a}\n    - {b}\n  copies: 2\n- id: shield")
+    };
+    let fire = "{id: fire, name: {es: Fuego, en: Fire}, power: 1}";
+    let ash = "{id: ash, name: {es: Ceniza, en: Ash}, power: 2}";
+    let ash3 = "{id: ash, name: {es: Ceniza, en: Ash}, power: 3}";
+    let base = [
+        ("game.yaml", runes_field, with_runes.as_str()),
+        ("components/card.yaml", "  copies: 2\n- id: shield", &runes(fire, ash)),
+    ];
+    let reordered = [base[0], ("components/card.yaml", "  copies: 2\n- id: shield", &runes(ash, fire))];
+    assert!(summary(&compare(&base, &reordered)).is_empty());
+    let changed = [base[0], ("components/card.yaml", "  copies: 2\n- id: shield", &runes(ash3, fire))];
+    let g = compare(&base, &changed);
+    assert_eq!(summary(&g), ["card/fireball runes[ash].power [*] print es 2 en 2"]);
+    let c = &g.pieces().next().unwrap().1.changes[0];
+    assert_eq!(c.label.get("es"), "Runes › Ceniza › Power");
+
+    // The name of a referenced piece is what a card shows: renaming it changes the card in that locale.
+    let rival_field =
+        format!("      rival: {{type: ref, to: scenario, required: false, label: {{es: Rival, en: Rival}}}}\n{runes_field}");
+    let rival: [(&str, &str, &str); 2] = [
+        ("game.yaml", runes_field, rival_field.as_str()),
+        ("components/card.yaml", "  cost: 4\n", "  cost: 4\n  rival: tower\n"),
+    ];
+    let mut renamed = rival.to_vec();
+    renamed.push(("components/scenario.yaml", "{es: Torre, en: Tower}", "{es: Torre negra, en: Tower}"));
+    let g = compare(&rival, &renamed);
+    assert_eq!(
+        summary(&g),
+        [
+            "card/sage rival [es] print es 1 en 0",
+            "scenario/tower name [es] print es 1 en 0",
+            "arena/arena variant[tower] [es] print es 1 en 0",
+        ]
+    );
+
+    // A redrawn icon changes the pieces whose texts show it, and nothing else.
+    let flame = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 10 10\"><circle cx=\"5\" cy=\"5\" r=\"4\" fill=\"#f60\"/></svg>";
+    let icons = [
+        ("game.yaml", "kinds:\n", "icons:\n  flame: {es: Llama, en: Flame}\nkinds:\n"),
+        ("icons/flame.svg", "", flame),
+        ("components/card.yaml", "\"Inflige 3 daños.\"", "\"Inflige 3 daños :flame:.\""),
+    ];
+    let mut redrawn = icons.to_vec();
+    let red = flame.replace("#f60", "#f00");
+    redrawn[1] = ("icons/flame.svg", "", &red);
+    let g = compare(&icons, &redrawn);
+    assert_eq!(summary(&g), ["card/fireball icon:flame [*] print es 2 en 2"]);
+    assert_eq!(g.icons.len(), 1);
+
+    // Only the copies: the extra copies print, the surplus comes out; an invented-value mark is no change.
+    let g = compare(&[], &[("components/card.yaml", "  copies: 4\n", "  copies: 6\n  sample: true\n")]);
+    assert_eq!(summary(&g), ["card/arrow Copies print es 2 en 2"]);
+    let arrow = g.pieces().next().unwrap().1;
+    assert_eq!((arrow.take_out["es"], arrow.copies.old, arrow.copies.new), (0, 4, 6));
+}

@@ -444,7 +444,11 @@ fn board_variants(game: &Game, kinds: &mut Vec<KindDiff>, locales: &[String]) {
         let changed: Vec<(String, Text, Vec<String>)> = vdiff
             .pieces
             .iter()
-            .filter(|p| matches!(p.status, PieceStatus::Added | PieceStatus::Changed))
+            // The variant's data, not its own trim size, is what the board draws.
+            .filter(|p| {
+                p.status == PieceStatus::Added
+                    || (p.status == PieceStatus::Changed && p.changes.iter().any(|c| c.what != value::What::Size))
+            })
             .map(|p| {
                 let ls: Vec<String> = locales
                     .iter()
