@@ -67,7 +67,8 @@ pub enum Command {
                             pnpkit deck mythic my-army.txt --players 3\n  \
                             pnpkit deck mythic ally.txt --mode three-vs-one --role ally\n  \
                             pnpkit deck openwars army.txt --param gold=40\n  \
-                            pnpkit deck unmatched --batch registrations/    one verdict per list, CSV, JSON, sheets\n\n\
+                            pnpkit deck unmatched --batch registrations/    one verdict per list, CSV, JSON, sheets\n  \
+                            pnpkit deck unmatched medusa.txt --odds --turns 5 --at-least 2\n\n\
                             Lists are pasted text (`3 Card name`, `3x Name`, `Name x3`, `Name (3)`, `Name<TAB>3`,\n\
                             CSV with a header row, Markdown lists, MTG Arena-style `3 Name (SET) 12`, section\n\
                             headers, `hero: Medusa` / `héroe: Medusa` header lines) or YAML (docs/decks.md).\n\
@@ -233,6 +234,23 @@ pub struct DeckArgs {
     /// The language of messages and sheets (`en`, `es`); default: the list's own.
     #[arg(long)]
     pub locale: Option<String>,
+
+    /// Exact odds of drawing each card and each group of cards the game names (attack cards …) in the
+    /// opening hand and by each turn, under the game's draw rules (docs/decks.md#odds).
+    #[arg(long)]
+    pub odds: bool,
+
+    /// With --odds: the last turn shown.
+    #[arg(long, value_name = "N", default_value_t = 3, requires = "odds", value_parser = clap::value_parser!(u32).range(0..=50))]
+    pub turns: u32,
+
+    /// With --odds: the odds of at least this many copies.
+    #[arg(long, value_name = "K", default_value_t = 1, requires = "odds", value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub at_least: u32,
+
+    /// With --odds: as the first player, where the game's first player skips a draw.
+    #[arg(long, requires = "odds")]
+    pub first: bool,
 }
 
 #[derive(Debug, Args)]

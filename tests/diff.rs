@@ -535,9 +535,15 @@ fn compare(old: &[(&str, &str, &str)], new: &[(&str, &str, &str)]) -> diff::Game
     let ra = check(a.path(), &[], &Limits::default()).unwrap();
     let rb = check(b.path(), &[], &Limits::default()).unwrap();
     for r in [&ra, &rb] {
-        assert!(!r.has_errors(), "{:?}", r.diagnostics.items.iter().map(|d| &d.message).collect::<Vec<_>>());
+        assert!(
+            !r.has_errors(),
+            "{:?}",
+            r.diagnostics.items.iter().map(|d| &d.message).collect::<Vec<_>>()
+        );
     }
-    diff::diff("a", &ra.games, "b", &rb.games, &Default::default()).games.remove(0)
+    diff::diff("a", &ra.games, "b", &rb.games, &Default::default())
+        .games
+        .remove(0)
 }
 
 /// `kind/id path [locale] print-es print-en` for every change.
@@ -564,7 +570,10 @@ fn summary(g: &diff::GameDiff) -> Vec<String> {
 #[test]
 fn changes_are_found_where_players_see_them() {
     // An enum value renamed in Spanish only: the pieces with that value print anew in Spanish only.
-    let g = compare(&[], &[("game.yaml", "ice: {es: Hielo, en: Ice}", "ice: {es: Escarcha, en: Ice}")]);
+    let g = compare(
+        &[],
+        &[("game.yaml", "ice: {es: Hielo, en: Ice}", "ice: {es: Escarcha, en: Ice}")],
+    );
     assert_eq!(
         summary(&g),
         [
@@ -580,9 +589,21 @@ fn changes_are_found_where_players_see_them() {
     assert_eq!(shield.changes[0].new.as_ref().unwrap().text.get("es"), "Escarcha");
 
     // A new trim size reprints every piece of the kind, in every locale.
-    let g = compare(&[], &[("game.yaml", "poker: {width: 63, height: 88}", "poker: {width: 64, height: 89}")]);
+    let g = compare(
+        &[],
+        &[(
+            "game.yaml",
+            "poker: {width: 63, height: 88}",
+            "poker: {width: 64, height: 89}",
+        )],
+    );
     assert_eq!(g.kinds.iter().filter(|k| k.size.is_some()).count(), 2);
-    assert_eq!(g.pieces().filter(|(_, p)| p.print["es"] > 0 && p.print["en"] > 0).count(), 9);
+    assert_eq!(
+        g.pieces()
+            .filter(|(_, p)| p.print["es"] > 0 && p.print["en"] > 0)
+            .count(),
+        9
+    );
     assert!(g.pieces().all(|(_, p)| p.changes.iter().any(|c| c.path == "size")));
 
     // List items are matched by id: a reordered list is no change, one changed item is one change.
@@ -590,9 +611,7 @@ fn changes_are_found_where_players_see_them() {
     let with_runes = format!(
         "      runes: {{type: list, required: false, of: {{type: record, fields: {{id: {{type: string}}, name: {{type: text}}, power: {{type: int}}}}}}}}\n{runes_field}"
     );
-    let runes = |a: &str, b: &str| {
-        format!("  runes:\n    - {a}\n    - {b}\n  copies: 2\n- id: shield")
-    };
+    let runes = |a: &str, b: &str| format!("  runes:\n    - {a}\n    - {b}\n  copies: 2\n- id: shield");
     let fire = "{id: fire, name: {es: Fuego, en: Fire}, power: 1}";
     let ash = "{id: ash, name: {es: Ceniza, en: Ash}, power: 2}";
     let ash3 = "{id: ash, name: {es: Ceniza, en: Ash}, power: 3}";
@@ -600,23 +619,34 @@ fn changes_are_found_where_players_see_them() {
         ("game.yaml", runes_field, with_runes.as_str()),
         ("components/card.yaml", "  copies: 2\n- id: shield", &runes(fire, ash)),
     ];
-    let reordered = [base[0], ("components/card.yaml", "  copies: 2\n- id: shield", &runes(ash, fire))];
+    let reordered = [
+        base[0],
+        ("components/card.yaml", "  copies: 2\n- id: shield", &runes(ash, fire)),
+    ];
     assert!(summary(&compare(&base, &reordered)).is_empty());
-    let changed = [base[0], ("components/card.yaml", "  copies: 2\n- id: shield", &runes(ash3, fire))];
+    let changed = [
+        base[0],
+        ("components/card.yaml", "  copies: 2\n- id: shield", &runes(ash3, fire)),
+    ];
     let g = compare(&base, &changed);
     assert_eq!(summary(&g), ["card/fireball runes[ash].power [*] print es 2 en 2"]);
     let c = &g.pieces().next().unwrap().1.changes[0];
     assert_eq!(c.label.get("es"), "Runes › Ceniza › Power");
 
     // The name of a referenced piece is what a card shows: renaming it changes the card in that locale.
-    let rival_field =
-        format!("      rival: {{type: ref, to: scenario, required: false, label: {{es: Rival, en: Rival}}}}\n{runes_field}");
+    let rival_field = format!(
+        "      rival: {{type: ref, to: scenario, required: false, label: {{es: Rival, en: Rival}}}}\n{runes_field}"
+    );
     let rival: [(&str, &str, &str); 2] = [
         ("game.yaml", runes_field, rival_field.as_str()),
         ("components/card.yaml", "  cost: 4\n", "  cost: 4\n  rival: tower\n"),
     ];
     let mut renamed = rival.to_vec();
-    renamed.push(("components/scenario.yaml", "{es: Torre, en: Tower}", "{es: Torre negra, en: Tower}"));
+    renamed.push((
+        "components/scenario.yaml",
+        "{es: Torre, en: Tower}",
+        "{es: Torre negra, en: Tower}",
+    ));
     let g = compare(&rival, &renamed);
     assert_eq!(
         summary(&g),
@@ -630,9 +660,17 @@ fn changes_are_found_where_players_see_them() {
     // A redrawn icon changes the pieces whose texts show it, and nothing else.
     let flame = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 10 10\"><circle cx=\"5\" cy=\"5\" r=\"4\" fill=\"#f60\"/></svg>";
     let icons = [
-        ("game.yaml", "kinds:\n", "icons:\n  flame: {es: Llama, en: Flame}\nkinds:\n"),
+        (
+            "game.yaml",
+            "kinds:\n",
+            "icons:\n  flame: {es: Llama, en: Flame}\nkinds:\n",
+        ),
         ("icons/flame.svg", "", flame),
-        ("components/card.yaml", "\"Inflige 3 daños.\"", "\"Inflige 3 daños :flame:.\""),
+        (
+            "components/card.yaml",
+            "\"Inflige 3 daños.\"",
+            "\"Inflige 3 daños :flame:.\"",
+        ),
     ];
     let mut redrawn = icons.to_vec();
     let red = flame.replace("#f60", "#f00");
@@ -642,7 +680,10 @@ fn changes_are_found_where_players_see_them() {
     assert_eq!(g.icons.len(), 1);
 
     // Only the copies: the extra copies print, the surplus comes out; an invented-value mark is no change.
-    let g = compare(&[], &[("components/card.yaml", "  copies: 4\n", "  copies: 6\n  sample: true\n")]);
+    let g = compare(
+        &[],
+        &[("components/card.yaml", "  copies: 4\n", "  copies: 6\n  sample: true\n")],
+    );
     assert_eq!(summary(&g), ["card/arrow Copies print es 2 en 2"]);
     let arrow = g.pieces().next().unwrap().1;
     assert_eq!((arrow.take_out["es"], arrow.copies.old, arrow.copies.new), (0, 4, 6));

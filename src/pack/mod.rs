@@ -4,6 +4,7 @@
 pub mod assets;
 pub mod construction;
 pub mod decl;
+pub mod draw;
 pub mod git;
 pub mod reader;
 pub mod revision;
