@@ -68,10 +68,13 @@ pub fn check_log(data: &Path, path: &Path, options: &Options) -> Result<LogRepor
     };
     let engine = match engine_for(&game) {
         Some(Ok(e)) => e,
-        Some(Err(msg)) => {
+        // `check` reports these with their spans (engine-data); the pack
+        // passed it, so this is only reached through a library caller.
+        Some(Err(diags)) => {
             return Err(Fatal::Setup(format!(
-                "the `{}` pack lacks what its rules engine needs: {msg}",
-                game.id
+                "the `{}` pack lacks what its rules engine needs: {}",
+                game.id,
+                diags.iter().map(|d| d.message.as_str()).collect::<Vec<_>>().join("; ")
             )));
         }
         None => {

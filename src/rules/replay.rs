@@ -8,7 +8,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value as Json;
 
 use super::log::{self, Item, Log};
-use super::{Ending, Engine, MutationProbe, Replayer, Violation, random};
+use super::{Ending, Engine, Violation};
 use crate::diag::{Code, Diagnostic, Span};
 
 /// How to replay.
@@ -83,36 +83,6 @@ pub struct Failure {
     pub state: Json,
     /// A few legal actions at that point, when the engine can list them.
     pub alternatives: Vec<Json>,
-}
-
-/// An engine ready to replay logs.
-pub struct Prepared<E>(pub E);
-
-impl<E: Engine> Replayer for Prepared<E> {
-    fn game(&self) -> &'static str {
-        E::GAME
-    }
-
-    fn replay(&self, log: &Log, options: &Options) -> Result<Replay, Vec<Diagnostic>> {
-        let parsed = parse::<E>(log)?;
-        Ok(run(&self.0, log, &parsed, options))
-    }
-
-    fn random_log(&self, seed: u64, max_actions: usize) -> String {
-        let mut rng = fastrand::Rng::with_seed(seed);
-        match random::play(&self.0, &mut rng, max_actions) {
-            Ok(g) => random::to_log_text(&self.0, &g),
-            Err(e) => panic!("{}: random play failed (seed {seed}): {e}", E::GAME),
-        }
-    }
-
-    fn mutation_probe(&self, seed: u64, max_actions: usize) -> Result<MutationProbe, String> {
-        random::mutation_probe(self, &self.0, seed, max_actions)
-    }
-
-    fn throughput(&self, seed: u64, min_actions: usize) -> (usize, f64) {
-        random::throughput(&self.0, seed, min_actions)
-    }
 }
 
 /// A log's game-specific parts as the engine's types.

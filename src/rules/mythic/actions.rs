@@ -1,40 +1,11 @@
-//! The log's vocabulary for Mythic Battles: the header and the actions.
+//! The actions of a Mythic Battles log (docs/log-format/mythic.md). Chance
+//! results (`cards`, `others`, `roll`, `reroll`, `hits`) are recorded inline.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-/// The log header.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Setup {
-    /// A `mode` component id (`learning`, `duel`, `alliance` …).
-    pub mode: String,
-    /// A `battlefield` component id; the pack's first one when absent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub battlefield: Option<String>,
-    /// In turn order.
-    pub players: Vec<PlayerSetup>,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PlayerSetup {
-    pub name: String,
-    /// The army: `{unit id: 1}` for the God, heroes, monsters and troops.
-    pub deck: BTreeMap<String, u32>,
-    /// The cards drawn from the shuffled deck for the opening hand (MB-1).
-    pub draw: Vec<String>,
-    /// `player`, or in 3 vs 1 `lone` (player 1) and `ally` (the others);
-    /// optional, for the deck validator.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub role: Option<String>,
-    /// Learning scenario only: where each unit starts (`{zeus: a2}`).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub start: BTreeMap<String, String>,
-}
-
-fn is_zero(n: &u8) -> bool {
+pub(super) fn is_zero(n: &u8) -> bool {
     *n == 0
 }
 
@@ -169,53 +140,4 @@ pub enum Action {
         unit: String,
     },
     EndTurn,
-}
-
-impl Action {
-    /// The action with chance results cleared and payments sorted.
-    pub fn canonical(&self) -> Action {
-        let mut a = self.clone();
-        match &mut a {
-            Action::Draw { cards, others } | Action::Rest { cards, others } => {
-                cards.clear();
-                others.clear();
-            }
-            Action::DrawTwo { cards, others, pay } => {
-                cards.clear();
-                others.clear();
-                pay.sort();
-            }
-            Action::Attack {
-                roll,
-                reroll,
-                hits,
-                pay,
-                effect,
-                ..
-            } => {
-                roll.clear();
-                reroll.clear();
-                *hits = 0;
-                *effect = None;
-                pay.sort();
-            }
-            Action::Counter { roll, reroll, hits, .. } => {
-                roll.clear();
-                reroll.clear();
-                *hits = 0;
-            }
-            Action::Power { pay, effect, .. } => {
-                pay.sort();
-                *effect = None;
-            }
-            Action::Search { card, pay } => {
-                // The card taken is recorded like a drawn card.
-                card.clear();
-                pay.sort();
-            }
-            Action::CallTroop { pay, .. } | Action::Activate { pay, .. } => pay.sort(),
-            _ => {}
-        }
-        a
-    }
 }

@@ -1,36 +1,20 @@
-//! Legal actions, near misses, chance results and random headers.
+//! Every legal choice in a state (canonical form): a superset of plausible
+//! actions filtered through the same checks as `validate`; near misses for
+//! mutation tests.
 
 use std::collections::BTreeMap;
 
-use super::dice::{max_rerolls, max_successes};
-use super::play::pay_cards;
-use super::tables::{PowerKind, bits};
-use super::*;
-
-/// Draws one card from a multiset: at random, or the first one.
-fn pick(cards: &mut [u8; MAXC], rng: &mut Option<&mut fastrand::Rng>) -> Option<usize> {
-    let n = total(cards);
-    if n == 0 {
-        return None;
-    }
-    let mut k = match rng {
-        Some(r) => r.u32(..n),
-        None => 0,
-    };
-    for (c, count) in cards.iter_mut().enumerate() {
-        if k < *count as u32 {
-            *count -= 1;
-            return Some(c);
-        }
-        k -= *count as u32;
-    }
-    None
-}
+use super::Mythic;
+use super::actions::Action;
+use super::state::{DRAW_TWO, GONE, NONE, OFF, SEARCH, State, within};
+use super::tables::{self, AOW, Cat, MAXC, OMPH, PowerKind, Shape};
+use crate::rules::Engine;
+use crate::rules::kit::{Pile, bits};
 
 impl Mythic {
     /// Ways to pay `cost` Art of War cards from `hand`, canonical (`[]` for
     /// Art of War cards only; substitutes sorted).
-    pub(super) fn pay_options(&self, s: &State, p: usize, hand: &[u8; MAXC], cost: u8) -> Vec<Vec<String>> {
+    pub(super) fn pay_options(&self, s: &State, p: usize, hand: &Pile<MAXC>, cost: u8) -> Vec<Vec<String>> {
         if cost == 0 {
             return vec![Vec::new()];
         }
@@ -40,7 +24,7 @@ impl Mythic {
         let mut om = [0; MAXC];
         om[OMPH as usize] = 1;
         ones.push((0, om));
-        let spares: Vec<usize> = (2..MAXC).filter(|&c| spare[c] && hand[c] > 0).collect();
+        let spares: Vec<usize> = (2..MAXC).filter(|&c| spare[c] && hand.count(c) > 0).collect();
         for (i, &x) in spares.iter().enumerate() {
             for &y in &spares[i..] {
                 let mut m = [0; MAXC];
@@ -73,7 +57,7 @@ impl Mythic {
                     m[c] += ones[i].1[c];
                 }
             }
-            if aow > hand[AOW as usize] || !within(&m, hand) {
+            if aow > hand.count(AOW as usize) || !within(&m, hand.counts()) {
                 continue;
             }
             let mut names: Vec<String> = Vec::new();
@@ -90,119 +74,8 @@ impl Mythic {
         out
     }
 
-    /// Chance results for an action: random with `rng`, else the first
-    /// cards of the deck and blank dice.
-    pub(super) fn fill(&self, s: &State, a: &mut Action, mut rng: Option<&mut fastrand::Rng>) {
-        let p = self.to_move(s);
-        match a {
-            Action::Draw { cards, others } | Action::Rest { cards, others } => {
-                self.fill_draw(s, &s.players[p], p, 1, cards, others, &mut rng);
-            }
-            Action::DrawTwo { cards, others, pay } => {
-                let mut pl = s.players[p].clone();
-                if let Ok(out) = self.check_pay(s, p, &pl.hand, 1, pay, "MB-4") {
-                    pay_cards(&mut pl, &out);
-                }
-                self.fill_draw(s, &pl, p, 2, cards, others, &mut rng);
-            }
-            Action::Attack {
-                unit,
-                target,
-                power,
-                roll,
-                reroll,
-                hits,
-                ..
-            } => {
-                let a = self.t.unit(unit).map(|u| s.slot[u as usize]).filter(|&x| x != NONE);
-                let d = self.t.unit(target).map(|u| s.slot[u as usize]).filter(|&x| x != NONE);
-                let st = match (a, d) {
-                    (Some(a), Some(d)) if s.units[a as usize].on_board() && s.units[d as usize].on_board() => {
-                        let pi = power
-                            .as_deref()
-                            .and_then(|n| self.def(s, a as usize).powers.iter().position(|p| p.slug == n));
-                        self.strike(s, a as usize, d as usize, pi).ok()
-                    }
-                    _ => None,
-                };
-                roll_dice(st, roll, reroll, hits, &mut rng);
-            }
-            Action::Counter { roll, reroll, hits, .. } => {
-                let st = s.t.pending.and_then(|(att, def)| {
-                    if s.units[def as usize].on_board() && s.units[att as usize].on_board() {
-                        self.strike(s, def as usize, att as usize, None).ok()
-                    } else {
-                        None
-                    }
-                });
-                roll_dice(st, roll, reroll, hits, &mut rng);
-            }
-            Action::Search { card, .. } => {
-                let mut deck = s.players[p].deck;
-                *card = pick(&mut deck, &mut rng).map_or_else(String::new, |c| self.t.cards[c].clone());
-            }
-            _ => {}
-        }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn fill_draw(
-        &self,
-        s: &State,
-        pl: &Player,
-        p: usize,
-        n: u32,
-        cards: &mut Vec<String>,
-        others: &mut BTreeMap<String, Vec<String>>,
-        rng: &mut Option<&mut fastrand::Rng>,
-    ) {
-        cards.clear();
-        others.clear();
-        let mut deck = pl.deck;
-        let have = total(&deck);
-        if have >= n {
-            for _ in 0..n {
-                if let Some(c) = pick(&mut deck, rng) {
-                    cards.push(self.t.cards[c].clone());
-                }
-            }
-            return;
-        }
-        for (c, &k) in deck.iter().enumerate() {
-            for _ in 0..k {
-                cards.push(self.t.cards[c].clone());
-            }
-        }
-        let extra = self.mode(s).reshuffle as u32;
-        let mut fresh = pl.discard;
-        for _ in 0..(n - have + extra) {
-            if let Some(c) = pick(&mut fresh, rng) {
-                cards.push(self.t.cards[c].clone());
-            }
-        }
-        for (q, o) in s.players.iter().enumerate() {
-            if q == p || o.out {
-                continue;
-            }
-            let mut fresh = o.discard;
-            let mut got = Vec::new();
-            for _ in 0..extra {
-                if let Some(c) = pick(&mut fresh, rng) {
-                    got.push(self.t.cards[c].clone());
-                }
-            }
-            if !got.is_empty() {
-                others.insert(s.names[q].clone(), got);
-            }
-        }
-    }
-
-    pub(super) fn fill_chance(&self, s: &State, a: &mut Action, rng: &mut fastrand::Rng) {
-        self.fill(s, a, Some(rng));
-    }
-
     /// Plausible choices: the legal ones are among them.
-    fn plausible(&self, s: &State, p: usize) -> Vec<Action> {
+    pub(super) fn plausible(&self, s: &State, p: usize) -> Vec<Action> {
         let t = &s.t;
         let mut out = Vec::new();
         let hand = s.players[p].hand;
@@ -258,7 +131,7 @@ impl Mythic {
                         from: None,
                     });
                 }
-                for a in bits(b.adj[u.at as usize]) {
+                for a in bits(b.adj(u.at as usize)) {
                     if s.ground[a] > 0 && self.talents(s, sl) & tables::talent::GEM_COLLECTOR != 0 {
                         out.push(Action::PickUp {
                             unit: unit.clone(),
@@ -289,7 +162,7 @@ impl Mythic {
         if let Some((_, def)) = t.pending {
             let unit = self.uid(s, def as usize).to_string();
             let q = s.units[def as usize].owner as usize;
-            if s.players[q].hand[self.def(s, def as usize).card as usize] > 0 {
+            if s.players[q].hand.count(self.def(s, def as usize).card as usize) > 0 {
                 out.push(Action::Counter {
                     unit: unit.clone(),
                     card: None,
@@ -298,7 +171,7 @@ impl Mythic {
                     hits: 0,
                 });
             }
-            if s.players[q].hand[OMPH as usize] > 0 {
+            if s.players[q].hand.count(OMPH as usize) > 0 {
                 out.push(Action::Counter {
                     unit,
                     card: Some(self.t.cards[OMPH as usize].clone()),
@@ -353,12 +226,12 @@ impl Mythic {
                 }
                 let own = self.def(s, i).card as usize;
                 for (card, c) in [(None, own), (Some(self.t.cards[OMPH as usize].clone()), OMPH as usize)] {
-                    if hand[c] == 0 {
+                    if hand.count(c) == 0 {
                         continue;
                     }
                     let pays = if t.activations == 1 {
                         let mut h = hand;
-                        h[c] -= 1;
+                        h.take(c, 1);
                         self.pay_options(s, p, &h, 1)
                     } else {
                         vec![Vec::new()]
@@ -521,146 +394,6 @@ impl Mythic {
         out.push(Action::EndTurn);
         out
     }
-
-    pub(super) fn random_header(&self, rng: &mut fastrand::Rng) -> Setup {
-        const NAMES: [&str; 4] = ["Ana", "Ben", "Cai", "Dua"];
-        let playable: Vec<usize> = (0..self.t.modes.len())
-            .filter(|&m| {
-                let mode = &self.t.modes[m];
-                self.t.boards.iter().any(|b| {
-                    b.omphalos.iter().any(|(mi, _)| *mi == m)
-                        && (0..mode.players as usize).all(|p| b.deploy[(mode.side(p) as usize - 1).min(3)] != 0)
-                })
-            })
-            .collect();
-        // Two-player games more often: they are the common case.
-        let mut weighted = Vec::new();
-        for &m in &playable {
-            let w = match self.t.modes[m].shape {
-                Shape::Fixed => 10,
-                _ if self.t.modes[m].players == 2 => 2,
-                _ => 1,
-            };
-            weighted.extend(std::iter::repeat_n(m, w));
-        }
-        let m = weighted[rng.usize(..weighted.len())];
-        let mode = &self.t.modes[m];
-        let board = self
-            .t
-            .boards
-            .iter()
-            .position(|b| b.omphalos.iter().any(|(mi, _)| *mi == m))
-            .unwrap_or(0);
-        let n = mode.players as usize;
-        let mut armies: Vec<Vec<u8>> = vec![Vec::new(); n];
-        if mode.shape == Shape::Fixed {
-            let mut order: Vec<usize> = (0..mode.armies.len()).collect();
-            rng.shuffle(&mut order);
-            for p in 0..n {
-                armies[p] = mode.armies[order[p % order.len()]].clone();
-            }
-        } else {
-            let mut gods: Vec<u8> = (0..self.t.units.len() as u8)
-                .filter(|&u| self.t.units[u as usize].cat == Cat::God)
-                .collect();
-            rng.shuffle(&mut gods);
-            for &p in &mode.gods {
-                if let Some(g) = gods.pop() {
-                    armies[p as usize].push(g);
-                }
-            }
-            let mut pool: Vec<u8> = (0..self.t.units.len() as u8)
-                .filter(|&u| self.t.units[u as usize].cat != Cat::God)
-                .collect();
-            let mut points: Vec<u8> = (0..n)
-                .map(|p| {
-                    if mode.shape == Shape::Lone && p > 0 {
-                        mode.ally_points
-                    } else {
-                        mode.points
-                    }
-                })
-                .collect();
-            loop {
-                let mut progress = false;
-                for p in (0..n).rev() {
-                    let fits: Vec<usize> = (0..pool.len())
-                        .filter(|&i| self.t.units[pool[i] as usize].cost <= points[p])
-                        .collect();
-                    if fits.is_empty() {
-                        continue;
-                    }
-                    let u = pool.remove(fits[rng.usize(..fits.len())]);
-                    points[p] -= self.t.units[u as usize].cost;
-                    armies[p].push(u);
-                    progress = true;
-                }
-                if !progress {
-                    break;
-                }
-            }
-        }
-        // Learning scenario: the seed's placement diagram is lost, so units
-        // start anywhere there is room (armies meet sooner that way).
-        let mut starts: Vec<BTreeMap<String, String>> = vec![BTreeMap::new(); n];
-        if mode.shape == Shape::Fixed {
-            let b = &self.t.boards[board];
-            let mut room: Vec<u8> = b.areas.iter().map(|a| a.capacity).collect();
-            let spots: Vec<usize> = b
-                .omphalos
-                .iter()
-                .find(|(mi, _)| *mi == m)
-                .map(|(_, l)| l.iter().map(|&a| a as usize).collect())
-                .unwrap_or_default();
-            for (p, army) in armies.iter().enumerate() {
-                for &u in army {
-                    // Gods like to start by an omphalos.
-                    let god = self.t.units[u as usize].cat == Cat::God;
-                    let mut open: Vec<usize> = (0..room.len()).filter(|&a| room[a] > 0).collect();
-                    if god && rng.bool() {
-                        open.retain(|a| spots.contains(a));
-                        if open.is_empty() {
-                            open = (0..room.len()).filter(|&a| room[a] > 0).collect();
-                        }
-                    }
-                    if open.is_empty() {
-                        break;
-                    }
-                    let a = open[rng.usize(..open.len())];
-                    room[a] -= 1;
-                    starts[p].insert(self.t.units[u as usize].id.clone(), b.areas[a].id.clone());
-                }
-            }
-        }
-        let players = armies
-            .iter()
-            .enumerate()
-            .map(|(p, army)| {
-                let mut deck = [0u8; MAXC];
-                for &u in army {
-                    let d = &self.t.units[u as usize];
-                    deck[d.card as usize] += d.activation;
-                    deck[AOW as usize] += d.strategy;
-                }
-                let mut r = Some(&mut *rng);
-                let draw = (0..mode.opening_draw)
-                    .filter_map(|_| pick(&mut deck, &mut r).map(|c| self.t.cards[c].clone()))
-                    .collect();
-                PlayerSetup {
-                    name: NAMES[p % 4].to_string(),
-                    deck: army.iter().map(|&u| (self.t.units[u as usize].id.clone(), 1)).collect(),
-                    draw,
-                    role: None,
-                    start: starts[p].clone(),
-                }
-            })
-            .collect();
-        Setup {
-            mode: mode.id.clone(),
-            battlefield: Some(self.t.boards[board].id.clone()),
-            players,
-        }
-    }
 }
 
 fn attack(unit: &str, target: &str, power: Option<String>, pay: Vec<String>) -> Action {
@@ -673,36 +406,5 @@ fn attack(unit: &str, target: &str, power: Option<String>, pay: Vec<String>) -> 
         reroll: vec![],
         hits: 0,
         effect: None,
-    }
-}
-
-/// Dice for a strike (or 3 blank dice when the attack cannot happen).
-fn roll_dice(
-    st: Option<play::Strike>,
-    roll: &mut Vec<u8>,
-    reroll: &mut Vec<u8>,
-    hits: &mut u8,
-    rng: &mut Option<&mut fastrand::Rng>,
-) {
-    roll.clear();
-    reroll.clear();
-    *hits = 0;
-    let dice = st.map_or(3, |s| s.dice);
-    match rng {
-        None => roll.resize(dice as usize, 0),
-        Some(r) => {
-            for _ in 0..dice {
-                roll.push(r.u8(0..=5));
-            }
-            let most = max_rerolls(roll);
-            if most > 0 && r.bool() {
-                for _ in 0..r.usize(1..=most) {
-                    reroll.push(r.u8(0..=5));
-                }
-            }
-            if let Some(s) = st {
-                *hits = max_successes(roll, reroll, s.defense).unwrap_or(0);
-            }
-        }
     }
 }

@@ -1,29 +1,9 @@
-//! The log's view of ONE v MANY: header and actions as serde types.
+//! The actions of a ONE v MANY log, and the recorded outcome of a card text
+//! ([`Effect`]) that interactions, equipment and triggers carry.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-
-/// The log header: two players, one per side.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Setup {
-    pub players: Vec<PlayerSetup>,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PlayerSetup {
-    pub name: String,
-    /// `one` or `many`.
-    pub side: String,
-    /// ONE's character card.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub character: Option<String>,
-    /// MANY's boss card.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub boss: Option<String>,
-}
 
 fn is_zero(n: &i8) -> bool {
     *n == 0
