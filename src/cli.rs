@@ -181,6 +181,26 @@ pub enum Command {
     )]
     Diff(DiffArgs),
 
+    /// Self-play: whole games between random and greedy players, written as ordinary logs.
+    #[command(after_help = "Examples:\n  pnpkit simulate unmatched --games 200 --seed 7\n  \
+                            pnpkit simulate xterminio --players greedy,random --out sims/\n  \
+                            pnpkit stats output/unmatched/simulated/*.yaml\n\n\
+                            Seats take the listed players in turn, shifted by one each game so every player sits in\n\
+                            every seat equally often. The greedy player takes the action that scores or damages most\n\
+                            (judged on a sampled roll or draw, not the one played); otherwise a random one.\n\
+                            Every log is replayed by `log` before the command ends: exit 1 if one is not clean.")]
+    Simulate(SimulateArgs),
+
+    /// Playtest statistics over logs of one game: win rates with 95% intervals, first-player advantage,
+    /// game length, cards drawn, played and in the winner's deck.
+    #[command(after_help = "Examples:\n  pnpkit stats output/unmatched/simulated/\n  \
+                            pnpkit stats logs/*.yaml --html report.html\n  \
+                            pnpkit --format json stats logs/ > stats.json\n\n\
+                            Each log is replayed first; a log that is not legal is left out with a warning (W076).\n\
+                            Win rates count finished games (a draw is no win); intervals are Wilson score intervals.\n\
+                            Exit codes: 0 done, 1 logs of different games or none usable, 2 unreadable.")]
+    Stats(StatsArgs),
+
     /// Print a shell completion script.
     #[command(
         after_help = "Examples:\n  pnpkit completions bash > /etc/bash_completion.d/pnpkit\n  \
@@ -332,6 +352,44 @@ fn stamp_text(s: &str) -> Result<String, String> {
         return Err("the version mark holds a control character (a line break, a tab …)".into());
     }
     Ok(t.to_owned())
+}
+
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    /// The game (pack folder name).
+    #[arg(value_name = "GAME")]
+    pub game: String,
+
+    /// How many games.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub games: u32,
+
+    /// The seed: the same seed gives the same games, byte for byte.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+
+    /// The players, by seat: `random`, `greedy` (comma-separated, repeated over the seats).
+    #[arg(long, value_delimiter = ',', default_values_t = ["greedy".to_string(), "random".to_string()])]
+    pub players: Vec<String>,
+
+    /// Where the logs go (default `output/<game>/simulated`).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+
+    /// A game still running after this many actions ends its log unfinished.
+    #[arg(long, value_name = "N", default_value_t = 3000)]
+    pub max_actions: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// Logs, or folders of logs (every `.yaml` in them).
+    #[arg(value_name = "LOG", required = true)]
+    pub logs: Vec<PathBuf>,
+
+    /// Also write a self-contained HTML report with charts.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -92,6 +92,8 @@ codes! {
     UnknownFont = "E050", "unknown-font", Error, "A font family the pack or a layout asks for is not in `fonts/`: pnpkit never falls back to another font.";
     MissingGlyph = "W051", "missing-glyph", Warning, "A text has a character that no font in `fonts/` can draw (reported by `build` and `preflight`).";
     EngineData = "E052", "engine-data", Error, "A table the game's rules engine reads from the pack (boards, units, cards, facts its rules quote) is missing or inconsistent.";
+    StatsMixedGames = "E075", "stats-mixed-games", Error, "Logs given to `stats` are of different games: statistics compare games of one game (reported by `stats`).";
+    StatsLogSkipped = "W076", "stats-log-skipped", Warning, "A log does not replay clean (an illegal action, a checkpoint or result that differs) and is left out of the statistics (reported by `stats`).";
 }
 
 /// Identifies a file in a [`SourceMap`].

@@ -27,4 +27,5 @@ pub mod rules;
 pub mod schema;
 pub mod sheet;
 pub mod shop;
+pub mod stats;
 pub mod text;

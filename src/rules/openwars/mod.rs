@@ -88,6 +88,10 @@ impl Engine for OpenWars {
         self.view(s)
     }
 
+    fn progress(&self, s: &State, player: usize) -> i64 {
+        self.progress_of(s, player)
+    }
+
     fn choice(&self, a: &Action) -> Action {
         self.canonical(a)
     }
