@@ -34,7 +34,14 @@ pub fn wilson(wins: u64, n: u64, z: f64) -> (f64, f64) {
     let z2 = z * z;
     let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
     let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
-    ((centre - half).max(0.0), (centre + half).min(1.0))
+    // At 0 or n wins the bound is exactly 0 or 1 (rounding would leave 1e-17 and the interval would miss its rate).
+    let low = if wins == 0 { 0.0 } else { (centre - half).max(0.0) };
+    let high = if wins as f64 == n {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
+    (low, high)
 }
 
 /// One player of one game.
