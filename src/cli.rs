@@ -56,7 +56,8 @@ pub enum Command {
     /// Replay a recorded game and report the first illegal action with the rule it breaks.
     #[command(after_help = "Examples:\n  pnpkit log data/unmatched/logs/sample-duel.yaml\n  \
                             pnpkit log game.yaml --trace          the state after every action\n  \
-                            pnpkit log game.yaml --format json\n\n\
+                            pnpkit log game.yaml --format json\n  \
+                            pnpkit log game.yaml --html replay.html   step through it in a browser (replay.html#step=37)\n\n\
                             Exit codes: 0 legal, 1 illegal (or a checkpoint or result differs), 2 unreadable.\n\
                             The log format is in docs/log-format.md.")]
     Log(LogArgs),
@@ -401,6 +402,11 @@ pub struct LogArgs {
     /// Print the state after every action.
     #[arg(long)]
     pub trace: bool,
+
+    /// Also write the replay as a self-contained page: the board after every action, the state, a
+    /// timeline to step through, rule citations, the first illegal action highlighted.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -29,3 +29,4 @@ pub mod sheet;
 pub mod shop;
 pub mod stats;
 pub mod text;
+pub mod viewer;

@@ -392,11 +392,40 @@ fn failure_diagnostic(f: &Failure, title: Option<&str>, players: &[String], log:
 }
 
 pub fn run(cli: &Cli, args: &LogArgs) -> Result<Outcome, Fatal> {
-    let report = check_log(&cli.data, &args.file, &Options { trace: args.trace })?;
-    let stdout = match cli.format {
+    let mut games = Games::default();
+    let options = Options {
+        trace: args.trace || args.html.is_some(),
+    };
+    let mut report = check_log_with(&mut games, &cli.data, &args.file, &options)?;
+    let page = match (&args.html, &report.log, &report.replay) {
+        (Some(path), Some(log), Some(replay)) => {
+            let (game, engine) = &games.loaded[&log.game];
+            let file = args.file.display().to_string();
+            Some((
+                path,
+                crate::viewer::page(game, &file, log, replay, engine.action_rules()),
+            ))
+        }
+        _ => None,
+    };
+    if !args.trace
+        && let Some(r) = &mut report.replay
+    {
+        r.trace.clear();
+    }
+    let mut stdout = match cli.format {
         Format::Human => human(&report, use_color(cli.color)),
         Format::Json => json(&report, &args.file),
     };
+    if let Some((path, html)) = page {
+        crate::fsx::write_atomic(path, html.as_bytes()).map_err(|source| Fatal::Write {
+            path: path.clone(),
+            source,
+        })?;
+        if cli.format == Format::Human {
+            stdout.push_str(&format!("wrote {}\n", path.display()));
+        }
+    }
     Ok(Outcome::report(stdout, report.is_legal()))
 }
 

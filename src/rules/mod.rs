@@ -93,6 +93,9 @@ pub trait Engine: Sized + Send + Sync + 'static {
     const GAME: &'static str;
     /// The rule cited when a turn is played by the wrong player.
     const TURN_RULE: &'static str;
+    /// The rule each kind of action (`do:`) is played under, for replays
+    /// that cite it beside every action (`log --html`).
+    const ACTION_RULES: &'static [(&'static str, &'static str)] = &[];
 
     /// The full game state. Cheap to move; cloned only for traces and tests.
     type State: Clone + Debug + Send;

@@ -21,6 +21,8 @@ pub trait Replayer: Send + Sync {
     /// Replay throughput: actions replayed and seconds spent, over generated
     /// games totalling at least `min_actions` actions (parsing excluded).
     fn throughput(&self, seed: u64, min_actions: usize) -> (usize, f64);
+    /// The rule each kind of action (`do:`) is played under.
+    fn action_rules(&self) -> &'static [(&'static str, &'static str)];
     /// A whole game between self-play players, as a log (`pnpkit simulate`).
     fn self_play(
         &self,
@@ -68,6 +70,10 @@ impl<E: Engine> Replayer for Prepared<E> {
         comment: &str,
     ) -> Result<selfplay::Played, String> {
         selfplay::play(&self.0, seed, policies, max_actions, comment)
+    }
+
+    fn action_rules(&self) -> &'static [(&'static str, &'static str)] {
+        E::ACTION_RULES
     }
 }
 

@@ -48,6 +48,18 @@ pub struct OpenWars {
 impl Engine for OpenWars {
     const GAME: &'static str = GAME_ID;
     const TURN_RULE: &'static str = rule::ORDER;
+    const ACTION_RULES: &'static [(&'static str, &'static str)] = &[
+        ("order-roll", "OW-1"),
+        ("collect", "OW-4"),
+        ("recruit", "OW-5"),
+        ("move", "OW-7"),
+        ("fight", "OW-10"),
+        ("attack", "OW-12"),
+        ("retreat", "OW-14"),
+        ("hold", "OW-10"),
+        ("cast", "OW-16"),
+        ("end-turn", "OW-2"),
+    ];
     type State = State;
     type Action = Action;
     type Setup = Setup;

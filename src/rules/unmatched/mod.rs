@@ -50,6 +50,17 @@ pub struct Unmatched {
 impl Engine for Unmatched {
     const GAME: &'static str = GAME_ID;
     const TURN_RULE: &'static str = rule::TEAMS;
+    const ACTION_RULES: &'static [(&'static str, &'static str)] = &[
+        ("gaze", "UM-10"),
+        ("maneuver", "UM-4"),
+        ("boost", "UM-5"),
+        ("move", "UM-5"),
+        ("scheme", "UM-6"),
+        ("attack", "UM-7"),
+        ("defend", "UM-8"),
+        ("discard", "UM-3"),
+        ("end-turn", "UM-2"),
+    ];
     type State = State;
     type Action = Action;
     type Setup = Setup;
