@@ -384,7 +384,7 @@ fn words(locale: &str) -> &'static Words {
 /// A probability as a percentage in the locale's style (`42.3 %`, `42,3 %`).
 pub fn percent(p: f64, locale: &str) -> String {
     // Never round a chance to a certainty or to nothing.
-    let s = if p < 1.0 && p >= 0.9995 {
+    let s = if (0.9995..1.0).contains(&p) {
         "> 99.9 %".to_owned()
     } else if p > 0.0 && p < 0.0005 {
         "< 0.1 %".to_owned()

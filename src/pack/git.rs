@@ -48,12 +48,9 @@ impl std::fmt::Display for GitError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             GitError::NoGit(e) => write!(f, "cannot run `git` ({e}): install git to compare revisions"),
-            GitError::NotARepository { dir, detail } => write!(
-                f,
-                "`{}` is not a folder and {} is not in a git repository ({detail})",
-                dir.display(),
-                "the project"
-            ),
+            GitError::NotARepository { dir, detail } => {
+                write!(f, "`{}` is not in a git repository ({detail})", dir.display())
+            }
             GitError::UnknownRevision { rev, detail } => write!(
                 f,
                 "`{rev}` is neither a folder nor a git revision of this repository{}",
@@ -86,9 +83,8 @@ fn git(dir: &Path) -> Command {
     c
 }
 
-fn run(mut cmd: Command, what: &str) -> Result<Result<String, String>, GitError> {
+fn run(mut cmd: Command) -> Result<Result<String, String>, GitError> {
     let out = cmd.output().map_err(GitError::NoGit)?;
-    let _ = what;
     if out.status.success() {
         Ok(Ok(String::from_utf8_lossy(&out.stdout).trim_end().to_owned()))
     } else {
@@ -100,7 +96,7 @@ fn run(mut cmd: Command, what: &str) -> Result<Result<String, String>, GitError>
 pub fn repo_root(dir: &Path) -> Result<PathBuf, GitError> {
     let mut c = git(dir);
     c.args(["rev-parse", "--show-toplevel"]);
-    match run(c, "finding the repository")? {
+    match run(c)? {
         Ok(top) => Ok(PathBuf::from(top)),
         Err(detail) => Err(GitError::NotARepository {
             dir: dir.to_path_buf(),
@@ -121,7 +117,7 @@ pub fn resolve(repo: &Path, rev: &str) -> Result<String, GitError> {
     let mut c = git(repo);
     c.args(["rev-parse", "--verify", "--quiet", "--end-of-options"])
         .arg(format!("{rev}^{{commit}}"));
-    match run(c, "resolving a revision")? {
+    match run(c)? {
         Ok(sha) if !sha.is_empty() => Ok(sha),
         Ok(_) | Err(_) => Err(GitError::UnknownRevision {
             rev: rev.to_owned(),

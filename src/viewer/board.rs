@@ -49,8 +49,11 @@ fn num(v: Option<&FieldValue>) -> Option<f64> {
     }
 }
 
+/// Places and the links between them (indices into the places).
+type Places = (Vec<Node>, Vec<(usize, usize)>);
+
 /// Every list of records with ids and positions in a component.
-fn place_lists(c: &Component) -> Vec<(Vec<Node>, Vec<(usize, usize)>)> {
+fn place_lists(c: &Component) -> Vec<Places> {
     let mut out = Vec::new();
     for v in c.fields.values() {
         let Some(items) = v.as_list() else { continue };
@@ -118,7 +121,7 @@ fn mentions(nodes: &[Node], states: &[&Json]) -> usize {
 pub fn board(game: &Game, header: &Json, states: &[&Json]) -> Option<Board> {
     let mut named = Vec::new();
     collect_strings(header, &mut named);
-    let mut best: Option<(usize, bool, &Component, Vec<Node>, Vec<(usize, usize)>)> = None;
+    let mut best: Option<(usize, bool, &Component, Places)> = None;
     for c in game.components.values().flatten() {
         let in_header = named.contains(&c.id);
         let is_board = game
@@ -135,11 +138,11 @@ pub fn board(game: &Game, header: &Json, states: &[&Json]) -> Option<Board> {
                 Some((s, h, ..)) => score > *s || (score == *s && in_header && !h),
             };
             if better {
-                best = Some((score, in_header, c, nodes, edges));
+                best = Some((score, in_header, c, (nodes, edges)));
             }
         }
     }
-    let (_, _, c, mut nodes, edges) = best?;
+    let (_, _, c, (mut nodes, edges)) = best?;
     let (minx, maxx) = nodes
         .iter()
         .fold((f64::MAX, f64::MIN), |(a, b), n| (a.min(n.x), b.max(n.x)));
