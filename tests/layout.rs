@@ -269,3 +269,31 @@ fn check_layout_reports_overflow_with_the_field_and_the_template_line() {
         .join("\n");
     insta::assert_snapshot!("check-layout-overflow", shown);
 }
+
+#[test]
+fn the_same_art_is_in_the_gallery_and_the_png_exports() {
+    let dir = common::fixture_project("layout");
+    for cmd in ["export", "gallery"] {
+        let out = common::pnpkit_in(dir.path(), &[cmd]);
+        assert!(out.status.success(), "{}", common::out(&out));
+    }
+    let png = resvg::tiny_skia::Pixmap::load_png(dir.path().join("output/lay/export/en/png/card/one.png")).unwrap();
+    let (w, h) = (png.width() as f64, png.height() as f64);
+    // The export is the design with or without its bleed: whichever matches its shape.
+    let (wmm, hmm) = if ((w / h) - 69.0 / 94.0).abs() < ((w / h) - 63.0 / 88.0).abs() {
+        (69.0, 94.0)
+    } else {
+        (63.0, 88.0)
+    };
+    let mm2 = (wmm / w) * (hmm / h);
+    let grey = |p: &resvg::tiny_skia::PremultipliedColorU8| (150..=190).contains(&p.red()) && p.red() == p.blue();
+    let grey_px = png.pixels().iter().filter(|p| grey(p)).count() as f64;
+    // The 40 × 20 mm box less the 4 mm dot: about 787 mm² of the art's grey.
+    assert!(
+        (grey_px * mm2 - 787.0).abs() < 787.0 * 0.05,
+        "art grey covers {:.0} mm²",
+        grey_px * mm2
+    );
+    let svg = std::fs::read_to_string(dir.path().join("output/lay/gallery/card/one.svg")).unwrap();
+    assert!(svg.contains("data:image/png;base64,"), "the gallery embeds the art");
+}

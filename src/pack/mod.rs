@@ -4,8 +4,11 @@
 pub mod assets;
 pub mod construction;
 pub mod decl;
+pub mod draw;
+pub mod git;
 pub mod plain_yaml;
 pub mod reader;
+pub mod revision;
 pub mod yaml;
 
 use std::fs;

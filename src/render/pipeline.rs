@@ -269,6 +269,7 @@ pub fn build_with(
                 .collect(),
             None => game.locales.iter().map(|x| (x.clone(), true)).collect(),
         };
+        locales.retain(|(l, _)| opts.prints(&game.id, l));
         let gallery = (run.gallery || run.pictures_only).then(|| super::gallery_locale(game, &selected));
         if let Some(g) = &gallery
             && !locales.iter().any(|(l, _)| l == g)
@@ -359,7 +360,11 @@ pub fn build_with(
         }
         // Stage 2: the print-shop pieces file and the sheets of every paper place those pages.
         let t = Instant::now();
-        let mut docs = vec![group.pieces.merged.clone()];
+        // A reprint of only the rules has no designs: no pieces file.
+        let mut docs = Vec::new();
+        if group.pieces.merged.pages > 0 {
+            docs.push(group.pieces.merged.clone());
+        }
         for paper in &opts.papers {
             for plan in plan_game(group.game, &group.pieces.locale, *paper, opts, &group.pieces) {
                 if plan.part == super::Part::Cover {
@@ -378,9 +383,10 @@ pub fn build_with(
             })
             .collect();
         let first = results.len();
+        let has_merged = group.pieces.merged.pages > 0;
         results.extend(sheets);
         // What preflight found on the designs is reported with the pieces file they make up.
-        if let Some(Ok(merged)) = results.get_mut(first) {
+        if has_merged && let Some(Ok(merged)) = results.get_mut(first) {
             design_findings.append(&mut merged.findings);
             merged.findings = design_findings;
         }
