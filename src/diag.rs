@@ -2,7 +2,7 @@
 //! spans, and the human (rustc-style) and JSON renderings.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 use serde::Serialize;
@@ -51,7 +51,7 @@ macro_rules! codes {
 codes! {
     YamlSyntax = "E001", "yaml-syntax", Error, "The file is not valid YAML.";
     YamlLimit = "E002", "yaml-limit", Error, "The YAML exceeds a safety budget (alias expansion, nesting depth, node count).";
-    FileTooLarge = "E003", "file-too-large", Error, "The file is larger than the size limit for pack files.";
+    FileTooLarge = "E003", "file-too-large", Error, "A file is larger than the size limit for its kind (pack file, deck list, game log, sheet, PO file).";
     DuplicateKey = "E004", "duplicate-key", Error, "A mapping repeats a key.";
     UnknownField = "E005", "unknown-field", Error, "A field that the kind (or game.yaml format) does not declare.";
     MissingField = "E006", "missing-field", Error, "A required field is absent.";
@@ -79,6 +79,7 @@ codes! {
     DeckFormat = "E028", "deck-format", Error, "A deck list cannot be read: a line is not `N Card name`, a count is not a number (reported by `deck`).";
     UnknownCard = "E029", "deck-unknown-card", Error, "A deck list names a card the game does not have (reported by `deck`).";
     DeckRule = "E030", "deck-rule", Error, "A deck or army breaks one of the game's construction rules (reported by `deck`).";
+    FileRefused = "E031", "file-refused", Error, "A file is not read: a directory, FIFO or device, or a link (symbolic or hard) that leads outside the project.";
 }
 
 /// Identifies a file in a [`SourceMap`].
@@ -100,6 +101,32 @@ pub struct Span {
 pub struct SourceFile {
     pub path: PathBuf,
     pub text: Arc<str>,
+    /// Byte offset of each line's start, built on first use.
+    lines: OnceLock<Vec<usize>>,
+}
+
+impl SourceFile {
+    /// Byte offsets where lines start (the first is 0).
+    pub fn line_starts(&self) -> &[usize] {
+        self.lines.get_or_init(|| {
+            std::iter::once(0)
+                .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect()
+        })
+    }
+
+    /// The 0-based line holding byte `offset`.
+    pub fn line_of(&self, offset: usize) -> usize {
+        self.line_starts().partition_point(|&s| s <= offset).saturating_sub(1)
+    }
+
+    /// The byte range of 0-based line `line`, without its line break.
+    pub fn line_range(&self, line: usize) -> std::ops::Range<usize> {
+        let starts = self.line_starts();
+        let start = starts.get(line).copied().unwrap_or(self.text.len());
+        let end = starts.get(line + 1).map_or(self.text.len(), |&n| n - 1);
+        start..end.max(start)
+    }
 }
 
 /// Every file read during a run, so diagnostics can show snippets.
@@ -110,7 +137,11 @@ pub struct SourceMap {
 
 impl SourceMap {
     pub fn add(&mut self, path: PathBuf, text: Arc<str>) -> FileId {
-        self.files.push(SourceFile { path, text });
+        self.files.push(SourceFile {
+            path,
+            text,
+            lines: OnceLock::new(),
+        });
         FileId(self.files.len() as u32 - 1)
     }
 
@@ -130,23 +161,18 @@ impl SourceMap {
         &self.get(id).path
     }
 
-    /// The span of a whole line (1-based), for diagnostics that point at a line.
+    /// The span of a whole line (1-based), for diagnostics that point at a
+    /// line. Past the last line, the last line.
     pub fn line_span(&self, file: FileId, line: u32) -> Span {
-        let text = &self.get(file).text;
-        let mut start = 0;
-        for _ in 1..line.max(1) {
-            match text[start..].find('\n') {
-                Some(i) => start += i + 1,
-                None => break,
-            }
-        }
-        let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        let f = self.get(file);
+        let index = (line.max(1) as usize - 1).min(f.line_starts().len() - 1);
+        let r = f.line_range(index);
         Span {
             file,
-            line: line.max(1),
+            line: index as u32 + 1,
             column: 1,
-            start,
-            end,
+            start: r.start,
+            end: r.end,
         }
     }
 }
@@ -298,6 +324,77 @@ pub fn render_human(diags: &[Diagnostic], sources: &SourceMap, color: bool) -> S
     out
 }
 
+/// The most source text one snippet shows; a longer line is named, not shown.
+const MAX_SNIPPET_BYTES: usize = 16 * 1024;
+/// Related labels this many lines from the primary one share its snippet.
+const NEAR_LINES: usize = 12;
+
+/// The part of a file one snippet shows: whole lines around some spans.
+struct Window<'a> {
+    path: String,
+    text: &'a str,
+    /// The first line of `text` (1-based).
+    first_line: usize,
+    /// Annotations as (range in `text`, label, primary?).
+    marks: Vec<Mark<'a>>,
+}
+
+/// The whole lines holding `ranges` of `file`, or `None` when they are too
+/// long to show. Cost: the length of those lines, never the whole file.
+fn window<'a>(file: &'a SourceFile, marks: Vec<Mark<'a>>) -> Option<Window<'a>> {
+    let text: &str = &file.text;
+    let clamp = |i: usize| {
+        let mut i = i.min(text.len());
+        while !text.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    let marks: Vec<_> = marks
+        .into_iter()
+        .map(|(r, l, p)| {
+            let start = clamp(r.start);
+            (start..clamp(r.end).max(start), l, p)
+        })
+        .collect();
+    let lo = marks.iter().map(|m| m.0.start).min()?;
+    let hi = marks.iter().map(|m| m.0.end).max()?;
+    let (first, last) = (file.line_of(lo), file.line_of(hi.saturating_sub(1).max(lo)));
+    let (start, end) = (file.line_range(first).start, file.line_range(last).end.max(hi));
+    if end - start > MAX_SNIPPET_BYTES {
+        return None;
+    }
+    Some(Window {
+        path: file.path.display().to_string(),
+        text: &text[start..end],
+        first_line: first + 1,
+        marks: marks
+            .into_iter()
+            .map(|(r, l, p)| (r.start - start..r.end - start, l, p))
+            .collect(),
+    })
+}
+
+type Mark<'a> = (std::ops::Range<usize>, Option<&'a str>, bool);
+
+fn place_window<'a>(
+    windows: &mut Vec<Window<'a>>,
+    too_long: &mut Vec<String>,
+    file: &'a SourceFile,
+    span: Span,
+    marks: Vec<Mark<'a>>,
+) {
+    match window(file, marks) {
+        Some(w) => windows.push(w),
+        None => too_long.push(format!(
+            "at {}:{}:{} (the line is too long to show)",
+            file.path.display(),
+            span.line,
+            span.column
+        )),
+    }
+}
+
 fn render_one(d: &Diagnostic, sources: &SourceMap, renderer: &Renderer) -> String {
     let level = match d.severity {
         Severity::Error => Level::ERROR,
@@ -305,53 +402,59 @@ fn render_one(d: &Diagnostic, sources: &SourceMap, renderer: &Renderer) -> Strin
     };
     let title = format!("{} ({})", d.message, d.code.name());
     let mut group = Group::with_title(level.primary_title(title.as_str()).id(d.code.id()));
-    let path_strings: Vec<String>;
+    // Snippets show only the lines around each span, so a diagnostic costs
+    // the length of those lines, not of the file: printing is linear in the
+    // number of diagnostics.
+    let mut windows: Vec<Window> = Vec::new();
+    let mut too_long: Vec<String> = Vec::new();
+    let mut place = |file, span, marks| place_window(&mut windows, &mut too_long, file, span, marks);
     if let Some(span) = d.span {
         let file = sources.get(span.file);
-        path_strings = std::iter::once(file.path.display().to_string())
-            .chain(
-                d.related
-                    .iter()
-                    .map(|l| sources.path(l.span.file).display().to_string()),
-            )
-            .collect();
-        let mut snippet = Snippet::source(&*file.text).path(path_strings[0].as_str()).fold(true);
-        let primary = AnnotationKind::Primary.span(span.start..span.end.max(span.start));
-        let primary = match &d.label {
-            Some(l) => primary.label(l.as_str()),
-            None => primary,
-        };
-        snippet = snippet.annotation(primary);
-        // Related labels in the same file share the snippet; others get their own.
+        let primary_line = file.line_of(span.start);
+        let mut marks = vec![(span.start..span.end.max(span.start), d.label.as_deref(), true)];
         let mut others = Vec::new();
-        for (i, l) in d.related.iter().enumerate() {
-            if l.span.file == span.file {
-                snippet = snippet.annotation(
-                    AnnotationKind::Context
-                        .span(l.span.start..l.span.end)
-                        .label(l.message.as_str()),
-                );
+        for l in &d.related {
+            let near = l.span.file == span.file && file.line_of(l.span.start).abs_diff(primary_line) <= NEAR_LINES;
+            if near {
+                marks.push((l.span.start..l.span.end.max(l.span.start), Some(l.message.as_str()), false));
             } else {
-                others.push((i, l));
+                others.push(l);
             }
         }
-        group = group.element(snippet);
-        for (i, l) in others {
-            let f = sources.get(l.span.file);
-            group = group.element(
-                Snippet::source(&*f.text)
-                    .path(path_strings[i + 1].as_str())
-                    .fold(true)
-                    .annotation(
-                        AnnotationKind::Context
-                            .span(l.span.start..l.span.end)
-                            .label(l.message.as_str()),
-                    ),
-            );
+        place(file, span, marks);
+        for l in others {
+            let range = l.span.start..l.span.end.max(l.span.start);
+            place(sources.get(l.span.file), l.span, vec![(range, Some(l.message.as_str()), false)]);
         }
-    } else if let Some(file) = &d.file {
-        path_strings = vec![format!("in {}", file.display())];
-        group = group.element(Level::NOTE.message(path_strings[0].as_str()));
+    }
+    let in_file = match (&d.span, &d.file) {
+        (None, Some(file)) => Some(format!("in {}", file.display())),
+        _ => None,
+    };
+    for w in &windows {
+        let mut snippet = Snippet::source(w.text)
+            .line_start(w.first_line)
+            .path(w.path.as_str())
+            .fold(true);
+        for (range, label, primary) in &w.marks {
+            let kind = if *primary {
+                AnnotationKind::Primary
+            } else {
+                AnnotationKind::Context
+            };
+            let a = kind.span(range.clone());
+            snippet = snippet.annotation(match label {
+                Some(l) => a.label(*l),
+                None => a,
+            });
+        }
+        group = group.element(snippet);
+    }
+    for t in &too_long {
+        group = group.element(Level::NOTE.message(t.as_str()));
+    }
+    if let Some(f) = &in_file {
+        group = group.element(Level::NOTE.message(f.as_str()));
     }
     let found = d.found.as_ref().map(|f| format!("found: {f}"));
     let expected = d.expected.as_ref().map(|e| format!("expected: {e}"));
@@ -426,10 +529,20 @@ pub fn to_json(d: &Diagnostic, sources: &SourceMap) -> JsonDiagnostic {
     }
 }
 
-/// Suggests the closest candidate to `word` if one is close enough.
+/// Words longer than this get no "did you mean": comparing costs the
+/// product of the lengths, and nobody mistypes a 65-character name.
+pub const MAX_SUGGEST_CHARS: usize = 64;
+
+/// Suggests the closest candidate to `word` if one is close enough. Words
+/// and candidates longer than [`MAX_SUGGEST_CHARS`] are not compared.
 pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let short = |s: &str| s.len() <= MAX_SUGGEST_CHARS * 4 && s.chars().count() <= MAX_SUGGEST_CHARS;
+    if !short(word) {
+        return None;
+    }
     candidates
         .into_iter()
+        .filter(|c| short(c))
         .map(|c| (strsim::damerau_levenshtein(word, c), c))
         .filter(|(d, c)| *d <= (c.len().max(word.len()) / 3).max(1))
         .min_by_key(|(d, _)| *d)

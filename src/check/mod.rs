@@ -16,6 +16,7 @@ use crate::model::{Component, FieldValue, Game};
 use crate::pack::decl::{Decl, read_decl};
 use crate::pack::reader::quote_list;
 use crate::pack::yaml::Limits;
+use crate::fsx::read::Scope;
 use crate::pack::{self, LoadError, ReadFile};
 use value::{Ctx, Pending, list_ids, rule_applies, rule_condition, rule_diag, unknown_member};
 
@@ -40,9 +41,14 @@ impl Report {
 /// Reads and checks the packs of `data` (all of them, or those in `only`).
 pub fn check(data: &Path, only: &[String], limits: &Limits) -> Result<Report, LoadError> {
     let dirs = pack::pack_dirs(data, only)?;
+    // Pack files are read only from inside the data folder, symlinks resolved.
+    let scope = Scope::within(data).map_err(|source| LoadError::Io {
+        path: data.to_path_buf(),
+        source,
+    })?;
     let mut report = Report::default();
     for dir in dirs {
-        check_pack(&dir, limits, &mut report)?;
+        check_pack(&dir, limits, &scope, &mut report)?;
     }
     let Report {
         diagnostics, sources, ..
@@ -51,10 +57,10 @@ pub fn check(data: &Path, only: &[String], limits: &Limits) -> Result<Report, Lo
     Ok(report)
 }
 
-fn check_pack(dir: &Path, limits: &Limits, report: &mut Report) -> Result<(), LoadError> {
+fn check_pack(dir: &Path, limits: &Limits, scope: &Scope, report: &mut Report) -> Result<(), LoadError> {
     let folder = dir.file_name().unwrap_or_default().to_string_lossy().into_owned();
     let game_path = dir.join("game.yaml");
-    if !game_path.is_file() {
+    if !pack::is_entry(&game_path) {
         report.diagnostics.push(
             Diagnostic::new(Code::NotAPack, format!("folder `{folder}` has no game.yaml"))
                 .in_file(dir)
@@ -64,7 +70,7 @@ fn check_pack(dir: &Path, limits: &Limits, report: &mut Report) -> Result<(), Lo
         return Ok(());
     }
     let mut diags = Vec::new();
-    let Some(decl) = read_game_yaml(&game_path, &folder, limits, report, &mut diags)? else {
+    let Some(decl) = read_game_yaml(&game_path, &folder, limits, scope, report, &mut diags)? else {
         report.diagnostics.extend(diags);
         return Ok(());
     };
@@ -73,7 +79,7 @@ fn check_pack(dir: &Path, limits: &Limits, report: &mut Report) -> Result<(), Lo
     let files = pack::component_files(dir)?;
     let loaded: Vec<_> = files
         .par_iter()
-        .map(|(_, path)| pack::read_file(path, limits).map(|r| (path.clone(), r)))
+        .map(|(_, path)| pack::read_file(path, limits, scope).map(|r| (path.clone(), r)))
         .collect::<Result<_, _>>()?;
     let mut texts = Vec::with_capacity(loaded.len());
     for (path, r) in loaded {
@@ -171,12 +177,12 @@ fn check_pack(dir: &Path, limits: &Limits, report: &mut Report) -> Result<(), Lo
     }
     // A file that could not be read leaves its kind incomplete: counts and
     // references into it would only repeat that problem.
-    incomplete.extend(diags.iter().filter(|d| d.code == Code::FileTooLarge).filter_map(|d| {
+    incomplete.extend(diags.iter().filter(|d| matches!(d.code, Code::FileTooLarge | Code::FileRefused)).filter_map(|d| {
         let path = report.sources.path(d.span?.file);
         files.iter().find(|(_, p)| p == path).map(|(k, _)| k.clone())
     }));
     cross_check(&decl, &components, &pending, &incomplete, &mut diags);
-    let reference = read_reference(dir, &decl, limits, report, &mut diags)?;
+    let reference = read_reference(dir, &decl, limits, scope, report, &mut diags)?;
     crate::reference::cross_check(&reference, &decl.rule_ids, decl.rule_ids_span, &mut diags);
     if let Some(c) = &decl.construction {
         check_cites(c, &reference, &mut diags);
@@ -339,6 +345,7 @@ fn read_reference(
     dir: &Path,
     decl: &Decl,
     limits: &Limits,
+    scope: &Scope,
     report: &mut Report,
     diags: &mut Vec<Diagnostic>,
 ) -> Result<crate::reference::Reference, LoadError> {
@@ -347,7 +354,7 @@ fn read_reference(
     let mut files: Vec<PathBuf> = ["glossary.yaml", "facts.yaml", "quickref.yaml"]
         .iter()
         .map(|f| dir.join(f))
-        .filter(|p| p.is_file())
+        .filter(|p| pack::is_entry(p))
         .collect();
     let rules_dir = dir.join("rules");
     if rules_dir.is_dir() {
@@ -357,13 +364,13 @@ fn read_reference(
                 source,
             })?
             .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")))
+            .filter(|p| pack::is_entry(p) && matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")))
             .collect();
         chapters.sort();
         files.extend(chapters);
     }
     for path in files {
-        let text = match pack::read_file(&path, limits)? {
+        let text = match pack::read_file(&path, limits, scope)? {
             ReadFile::Text(t) => t,
             ReadFile::Rejected(make) => {
                 let id = report.sources.add(path.clone(), "".into());
@@ -403,10 +410,11 @@ fn read_game_yaml(
     path: &Path,
     folder: &str,
     limits: &Limits,
+    scope: &Scope,
     report: &mut Report,
     diags: &mut Vec<Diagnostic>,
 ) -> Result<Option<Decl>, LoadError> {
-    let read = pack::read_file(path, limits)?;
+    let read = pack::read_file(path, limits, scope)?;
     let text = match &read {
         ReadFile::Text(t) => t.clone(),
         ReadFile::Rejected(_) => "".into(),

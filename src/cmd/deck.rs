@@ -12,7 +12,8 @@ use crate::deck::{Context, Deck, Verdict, Violation, list, validate};
 use crate::diag::{Code, Diagnostic, JsonDiagnostic, SourceMap, render_human, to_json};
 use crate::model::{FieldValue, Game};
 use crate::pack::yaml::Limits;
-use crate::pack::{self, LoadError};
+use crate::fsx::read::Scope;
+use crate::pack::{self, Input, LoadError};
 
 /// Everything a `deck` run found.
 pub struct DeckReport {
@@ -83,7 +84,7 @@ pub fn check_deck(game: &Game, path: &Path, ctx: &Context) -> Result<DeckReport,
         deck: Deck::default(),
         verdict: None,
     };
-    let (file, text) = match super::read_source(path, &mut report.sources)? {
+    let (file, text) = match super::read_source(path, Input::Deck, &Scope::named(), &mut report.sources)? {
         Ok(read) => read,
         Err(d) => {
             report.diagnostics.push(d);

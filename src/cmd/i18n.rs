@@ -12,6 +12,7 @@ use crate::fsx::write_atomic;
 use crate::i18n::{
     Entry, State, apply_edits, edit_for, inventory, locate, parse_lock, parse_po, state, to_po, write_lock,
 };
+use crate::fsx::read::Scope;
 use crate::model::Game;
 use crate::pack::yaml::Limits;
 use crate::pack::{self, LoadError, ReadFile};
@@ -46,9 +47,13 @@ fn text_files(dir: &Path) -> Result<Vec<PathBuf>, LoadError> {
 /// The texts of a game, in file order.
 pub fn game_entries(game: &Game, limits: &Limits) -> Result<Vec<Entry>, LoadError> {
     let mut out = Vec::new();
+    let scope = Scope::within(&game.dir).map_err(|source| LoadError::Io {
+        path: game.dir.clone(),
+        source,
+    })?;
     for rel in text_files(&game.dir)? {
         let path = game.dir.join(&rel);
-        let ReadFile::Text(text) = pack::read_file(&path, limits)? else {
+        let ReadFile::Text(text) = pack::read_file(&path, limits, &scope)? else {
             continue;
         };
         // `check` passed, so every file parses.

@@ -12,7 +12,8 @@ use crate::cli::{Cli, Format, LogArgs};
 use crate::diag::{Code, Diagnostic, JsonDiagnostic, SourceMap, render_human, to_json};
 use crate::model::Game;
 use crate::pack::yaml::Limits;
-use crate::pack::{self, LoadError};
+use crate::fsx::read::Scope;
+use crate::pack::{self, Input, LoadError};
 use crate::rules::replay::{Failure, FailureKind, flow};
 use crate::rules::{Options, Replay, engine_for, log};
 
@@ -42,7 +43,7 @@ pub fn check_log(data: &Path, path: &Path, options: &Options) -> Result<LogRepor
         replay: None,
         rule_title: None,
     };
-    let (file, text) = match super::read_source(path, &mut report.sources)? {
+    let (file, text) = match super::read_source(path, Input::Log, &Scope::named(), &mut report.sources)? {
         Ok(read) => read,
         Err(d) => {
             report.diagnostics.push(d);
@@ -84,7 +85,11 @@ pub fn check_log(data: &Path, path: &Path, options: &Options) -> Result<LogRepor
             return Ok(report);
         }
     };
-    let Some(log) = check_decks(&game, log, path, &text, &mut report)? else {
+    // A `deck:` path was not named on the command line: it is read only from
+    // inside the project (the working folder, the data folder) or the log's own folder.
+    let log_dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let scope = Scope::within_any(&[Path::new("."), data, log_dir]);
+    let Some(log) = check_decks(&game, log, path, &text, &scope, &mut report)? else {
         return Ok(report);
     };
     match engine.replay(&log, options) {
@@ -112,6 +117,7 @@ fn check_decks(
     mut log: log::Log,
     path: &Path,
     text: &str,
+    scope: &Scope,
     report: &mut LogReport,
 ) -> Result<Option<log::Log>, Fatal> {
     let Some(c) = &game.construction else {
@@ -126,7 +132,7 @@ fn check_decks(
             // `deck: ../decks/starter.txt`, relative to the log.
             Some(rel) => {
                 let file = path.parent().unwrap_or(Path::new("")).join(rel);
-                match read_deck_file(&file, game, c, report, &mut diags)? {
+                match read_deck_file(&file, game, c, scope, report, &mut diags)? {
                     Some(d) => d,
                     None => {
                         diags.push(
@@ -212,14 +218,15 @@ fn read_deck_file(
     file: &Path,
     game: &Game,
     c: &crate::deck::Construction,
+    scope: &Scope,
     report: &mut LogReport,
     diags: &mut Vec<Diagnostic>,
 ) -> Result<Option<crate::deck::Deck>, Fatal> {
-    if !file.is_file() {
+    if !pack::is_entry(file) {
         return Ok(None);
     }
     let limits = Limits::default();
-    let (id, text) = match super::read_source(file, &mut report.sources)? {
+    let (id, text) = match super::read_source(file, Input::Deck, scope, &mut report.sources)? {
         Ok(read) => read,
         Err(d) => {
             diags.push(d);

@@ -76,14 +76,17 @@ impl From<LoadError> for Fatal {
 }
 
 /// Reads a user's file (a deck list, a log) into `sources`: its id and text,
-/// or the diagnostic that refuses it (too large, not UTF-8). A missing or
-/// unreadable file is fatal.
+/// or the diagnostic that refuses it (too large, a special file, outside
+/// `scope`, not UTF-8) with the file registered empty, so nothing of it is
+/// shown. A missing or unreadable file is fatal.
 pub fn read_source(
     path: &std::path::Path,
+    input: crate::pack::Input,
+    scope: &crate::fsx::read::Scope,
     sources: &mut crate::diag::SourceMap,
 ) -> Result<Result<(crate::diag::FileId, std::sync::Arc<str>), crate::diag::Diagnostic>, Fatal> {
     let limits = crate::pack::yaml::Limits::default();
-    Ok(match crate::pack::read_file(path, &limits)? {
+    Ok(match crate::pack::read_text(path, input, &limits, scope)? {
         crate::pack::ReadFile::Text(t) => Ok((sources.add(path.to_path_buf(), t.clone()), t)),
         crate::pack::ReadFile::Rejected(make) => Err(make(sources.add(path.to_path_buf(), std::sync::Arc::from("")))),
     })

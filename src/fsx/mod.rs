@@ -1,4 +1,7 @@
-//! Atomic file writes: a failed run never leaves a half-written file.
+//! Files in and out: bounded, checked reading ([`read`]) and writes that a
+//! failed or killed run never leaves half done.
+
+pub mod read;
 
 use std::fs;
 use std::io::{self, Write};
