@@ -206,3 +206,24 @@ fn fonts_linked_out_of_the_project_are_not_loaded() {
         Err(e) => assert!(e.to_string().contains("leads outside the project"), "{e}"),
     }
 }
+
+#[test]
+fn yaml_limits_are_the_documented_ones_in_plain_words() {
+    use pnpkit::diag::{Code, FileId};
+    use pnpkit::pack::yaml::{Limits, parse};
+    // docs/reliability.md promises 2,000,000 nodes; the reader stopped at
+    // 1,000,000 parser events, which 600,000 empty lists (two events each) exceed.
+    let lists = format!("[{}[]]", "[],".repeat(599_999));
+    let limits = Limits::default();
+    assert!(parse(&lists, FileId(0), &limits).is_ok(), "600,000 nodes are within the limit");
+    // Over the limit, the message says which limit in words, not a parser value.
+    let small = Limits {
+        max_nodes: 1_000,
+        ..Limits::default()
+    };
+    let d = parse(&format!("[{}1]", "1,".repeat(1_000)), FileId(0), &small).unwrap_err();
+    assert_eq!(d.code, Code::YamlLimit);
+    let label = d.label.clone().unwrap_or_default();
+    assert!(!label.contains('{'), "a raw parser value in the message: {label}");
+    assert!(label.contains("more than 1,000 YAML nodes"), "{label}");
+}
