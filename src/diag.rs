@@ -80,6 +80,7 @@ codes! {
     UnknownCard = "E029", "deck-unknown-card", Error, "A deck list names a card the game does not have (reported by `deck`).";
     DeckRule = "E030", "deck-rule", Error, "A deck or army breaks one of the game's construction rules (reported by `deck`).";
     FileRefused = "E031", "file-refused", Error, "A file is not read: a directory, FIFO or device, or a link (symbolic or hard) that leads outside the project.";
+    SheetLimit = "E032", "sheet-limit", Error, "A sheet given to `import` is beyond a limit: a cell past the last row or column allowed, too many cells, a cell too long, a workbook that unzips to too much (reported by `import`).";
 }
 
 /// Identifies a file in a [`SourceMap`].

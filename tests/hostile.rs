@@ -227,3 +227,131 @@ fn yaml_limits_are_the_documented_ones_in_plain_words() {
     assert!(!label.contains('{'), "a raw parser value in the message: {label}");
     assert!(label.contains("more than 1,000 YAML nodes"), "{label}");
 }
+
+// ---------------------------------------------------------------- sheets
+
+/// A project with a copy of the Open Wars pack, for `import openwars spell`.
+fn openwars_project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    common::copy_dir(&root().join("data/openwars"), &dir.path().join("data/openwars"));
+    dir
+}
+
+fn zip_file(path: &Path, parts: &[(&str, String)]) {
+    use std::io::Write;
+    let mut z = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
+    let opts = zip::write::SimpleFileOptions::default();
+    for (name, body) in parts {
+        z.start_file(*name, opts).unwrap();
+        z.write_all(body.as_bytes()).unwrap();
+    }
+    z.finish().unwrap();
+}
+
+/// An XLSX workbook with one sheet `spell` whose worksheet XML holds `cells`.
+fn xlsx_with(path: &Path, cells: &str) {
+    zip_file(
+        path,
+        &[
+            ("[Content_Types].xml", r#"<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>"#.into()),
+            ("_rels/.rels", r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>"#.into()),
+            ("xl/workbook.xml", r#"<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="spell" sheetId="1" r:id="rId1"/></sheets></workbook>"#.into()),
+            ("xl/_rels/workbook.xml.rels", r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>"#.into()),
+            ("xl/worksheets/sheet1.xml", format!(r#"<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>{cells}</sheetData></worksheet>"#)),
+        ],
+    );
+}
+
+/// An ODS workbook with one table `spell` holding `rows` (content.xml markup).
+fn ods_with(path: &Path, rows: &str) {
+    zip_file(
+        path,
+        &[
+            ("mimetype", "application/vnd.oasis.opendocument.spreadsheet".into()),
+            ("META-INF/manifest.xml", r#"<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2"><manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>"#.into()),
+            ("content.xml", format!(r#"<?xml version="1.0" encoding="UTF-8"?><office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2"><office:body><office:spreadsheet><table:table table:name="spell">{rows}</table:table></office:spreadsheet></office:body></office:document-content>"#)),
+        ],
+    );
+}
+
+fn import(dir: &Path, file: &str) -> (Output, String) {
+    let o = run_guarded(dir, &["import", "openwars", "spell", file, "--check"], GUARD);
+    let text = common::out(&o);
+    (o, text)
+}
+
+#[test]
+fn a_sparse_xlsx_is_refused_by_its_far_cell() {
+    // 1.5 KB: cells at A1 and XFD1048576. Its dense range is 17 billion cells
+    // ("memory allocation of 549755813888 bytes failed", no message).
+    let dir = openwars_project();
+    let file = dir.path().join("far.xlsx");
+    xlsx_with(
+        &file,
+        r#"<row r="1"><c r="A1" t="inlineStr"><is><t>id</t></is></c></row><row r="1048576"><c r="XFD1048576" t="inlineStr"><is><t>x</t></is></c></row>"#,
+    );
+    assert!(std::fs::metadata(&file).unwrap().len() < 2048);
+    let (o, text) = import(dir.path(), "far.xlsx");
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(text.contains("E032") && text.contains("cell XFD1048576"), "{text}");
+}
+
+#[test]
+fn an_ods_that_repeats_a_cell_everywhere_is_refused() {
+    let dir = openwars_project();
+    // One filled cell repeated over every column of a million rows.
+    let file = dir.path().join("repeat.ods");
+    ods_with(
+        &file,
+        r#"<table:table-row table:number-rows-repeated="1048576"><table:table-cell table:number-columns-repeated="16384" office:value-type="string"><text:p>x</text:p></table:table-cell></table:table-row>"#,
+    );
+    let (o, text) = import(dir.path(), "repeat.ods");
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(text.contains("E032"), "{text}");
+    // A billion spaces in one cell (`<text:s text:c="…"/>`).
+    ods_with(
+        &file,
+        r#"<table:table-row><table:table-cell office:value-type="string"><text:p>id<text:s text:c="1000000000"/></text:p></table:table-cell></table:table-row>"#,
+    );
+    let (o, text) = import(dir.path(), "repeat.ods");
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(text.contains("E032") && text.contains("cell A1"), "{text}");
+}
+
+#[test]
+fn a_workbook_that_unzips_to_too_much_is_refused() {
+    let dir = openwars_project();
+    let file = dir.path().join("bomb.xlsx");
+    // 200 MiB of spaces inside the sheet: a few hundred KB zipped.
+    xlsx_with(&file, &" ".repeat(200 * 1024 * 1024));
+    let (o, text) = import(dir.path(), "bomb.xlsx");
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(text.contains("E032") && text.contains("unzips to too much"), "{text}");
+}
+
+#[test]
+fn oversized_and_overlong_csv_sheets_are_refused() {
+    let dir = openwars_project();
+    // Larger than the sheet limit: refused before it is parsed.
+    let big = dir.path().join("big.csv");
+    let line = format!("{}\n", "x,".repeat(50));
+    std::fs::write(&big, line.repeat(33 * 1024 * 1024 / line.len() + 1)).unwrap();
+    let (o, text) = import(dir.path(), "big.csv");
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(text.contains("E003"), "{text}");
+    // More rows than a sheet may have: refused at the first row beyond.
+    let long = dir.path().join("long.csv");
+    let mut csv = String::from("id,name.es,name.en\n");
+    for i in 0..100_000 {
+        csv.push_str(&format!("s{i},a,b\n"));
+    }
+    std::fs::write(&long, csv).unwrap();
+    let (o, text) = import(dir.path(), "long.csv");
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(text.contains("E032") && text.contains("cell A100001"), "{text}");
+    // A FIFO given as the sheet.
+    assert!(Command::new("mkfifo").arg(dir.path().join("pipe.csv")).status().unwrap().success());
+    let (o, text) = import(dir.path(), "pipe.csv");
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(text.contains("E031") && text.contains("FIFO"), "{text}");
+}

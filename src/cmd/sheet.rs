@@ -11,7 +11,7 @@ use crate::fsx::write_atomic;
 use crate::model::{Game, Kind};
 use crate::pack::yaml::Limits;
 use crate::pack::{self, LoadError};
-use crate::sheet::{self, CellRef, FileData, Sheet, Written};
+use crate::sheet::{self, CellRef, FileData, ReadSheetError, Sheet, Written};
 
 /// The game and kind named on the command line, from a check of the pack.
 fn game_and_kind<'a>(report: &'a Report, game: &str, kind: &str) -> Result<(&'a Game, &'a Kind), Fatal> {
@@ -151,7 +151,32 @@ pub fn import(cli: &Cli, args: &ImportArgs) -> Result<Outcome, Fatal> {
     let color = use_color(cli.color);
     let report = check(&cli.data, std::slice::from_ref(&args.game), &Limits::default())?;
     let (game, kind) = game_and_kind(&report, &args.game, &args.kind)?;
-    let sheet = sheet::read_sheet(&args.file, args.sheet.as_deref(), &kind.id).map_err(Fatal::Setup)?;
+    let sheet = match sheet::read_sheet(&args.file, args.sheet.as_deref(), &kind.id) {
+        Ok(s) => s,
+        Err(ReadSheetError::Unreadable(msg)) => return Err(Fatal::Setup(msg)),
+        Err(ReadSheetError::Refused(d)) => {
+            let sources = SourceMap::default();
+            let stdout = match cli.format {
+                Format::Human => render_human(std::slice::from_ref(&*d), &sources, color)
+                    + "import refused: the sheet is not read; nothing was written\n",
+                Format::Json => {
+                    let mut s = serde_json::to_string_pretty(&serde_json::json!({
+                        "diagnostics": [to_json(&d, &sources)],
+                        "components": 0,
+                        "written": false,
+                        "files": [],
+                    }))
+                    .unwrap_or_default();
+                    s.push('\n');
+                    s
+                }
+            };
+            return Ok(Outcome {
+                stdout,
+                status: Status::Problems,
+            });
+        }
+    };
     let existing = kind_files(&game.dir, &kind.id)?;
     let in_folder = existing.iter().any(|(n, _)| n.is_some());
     let (imported, problems) = sheet::from_sheet(&sheet, kind, &game.locales, in_folder);

@@ -531,83 +531,8 @@ pub fn write_csv(header: &[String], rows: &[Vec<String>]) -> Result<Vec<u8>, csv
 
 // ---------------------------------------------------------------- reading sheets
 
-/// A sheet read from CSV, XLSX or ODS: every cell as text.
-#[derive(Debug)]
-pub struct Sheet {
-    /// How locations name the sheet: `cards.csv` or `cards.xlsx: sheet Cards`.
-    pub label: String,
-    /// Rows with their 1-based row number; the first is the header.
-    pub rows: Vec<(usize, Vec<String>)>,
-}
-
-/// Reads a sheet. For workbooks, `name` picks the sheet; otherwise the one
-/// named like the kind (any case, singular or plural), else the first.
-pub fn read_sheet(path: &std::path::Path, name: Option<&str>, kind: &str) -> Result<Sheet, String> {
-    let file = path.file_name().unwrap_or_default().to_string_lossy().into_owned();
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or_default()
-        .to_ascii_lowercase();
-    if ext == "csv" {
-        let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-        let mut r = csv::ReaderBuilder::new()
-            .has_headers(false)
-            .flexible(true)
-            .from_reader(bytes.as_slice());
-        let mut rows = Vec::new();
-        for rec in r.records() {
-            let rec = rec.map_err(|e| format!("`{}` is not valid CSV: {e}", path.display()))?;
-            let line = rec.position().map_or(rows.len() + 1, |p| p.record() as usize + 1);
-            rows.push((line, rec.iter().map(str::to_owned).collect()));
-        }
-        return Ok(Sheet { label: file, rows });
-    }
-    use calamine::{Data, Reader, open_workbook_auto};
-    let mut wb = open_workbook_auto(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-    let names = wb.sheet_names().to_vec();
-    let chosen = match name {
-        Some(n) => names
-            .iter()
-            .find(|s| s.as_str() == n)
-            .cloned()
-            .ok_or_else(|| format!("`{}` has no sheet `{n}` (it has: {})", path.display(), names.join(", ")))?,
-        None => {
-            let k = kind.to_lowercase();
-            names
-                .iter()
-                .find(|s| {
-                    let s = s.to_lowercase();
-                    s == k || s == format!("{k}s")
-                })
-                .or(names.first())
-                .cloned()
-                .ok_or_else(|| format!("`{}` has no sheet", path.display()))?
-        }
-    };
-    let range = wb
-        .worksheet_range(&chosen)
-        .map_err(|e| format!("cannot read sheet `{chosen}` of `{}`: {e}", path.display()))?;
-    let (r0, c0) = range.start().map_or((0, 0), |(r, c)| (r as usize, c as usize));
-    let mut rows = Vec::new();
-    for (i, row) in range.rows().enumerate() {
-        let mut cells: Vec<String> = vec![String::new(); c0];
-        cells.extend(row.iter().map(|d| match d {
-            Data::Empty => String::new(),
-            Data::String(s) => s.clone(),
-            Data::Float(f) if f.fract() == 0.0 && f.abs() < 1e15 => format!("{}", *f as i64),
-            Data::Float(f) => f.to_string(),
-            Data::Int(i) => i.to_string(),
-            Data::Bool(b) => b.to_string(),
-            other => other.to_string(),
-        }));
-        rows.push((r0 + i + 1, cells));
-    }
-    Ok(Sheet {
-        label: format!("{file}: sheet {chosen}"),
-        rows,
-    })
-}
+mod read;
+pub use read::{MAX_CELL_BYTES, MAX_CELLS, MAX_COLUMNS, MAX_ROWS, ReadSheetError, Sheet, read_sheet};
 
 /// A column letter: 0 → A, 26 → AA.
 pub fn column_letter(mut i: usize) -> String {
