@@ -355,3 +355,42 @@ fn oversized_and_overlong_csv_sheets_are_refused() {
     assert_eq!(o.status.code(), Some(1), "{text}");
     assert!(text.contains("E031") && text.contains("FIFO"), "{text}");
 }
+
+// ---------------------------------------------------------------- text templates
+
+fn check_with_card_text(en: &str) -> (Output, String) {
+    let p = Project::new();
+    let card = p.path("data/demo/components/card.yaml");
+    let text = std::fs::read_to_string(&card).unwrap();
+    let text = text.replace(
+        "en: \"If you win with {{ power }} or more, draw a card.\"",
+        &format!("en: '{en}'"),
+    );
+    std::fs::write(&card, text).unwrap();
+    let o = p.run(&["check"]);
+    let out = common::out(&o);
+    (o, out)
+}
+
+#[test]
+fn runaway_text_templates_are_stopped_with_a_located_error() {
+    // Nested loops over 100,000 × 100,000 steps: ran on and on, past 1 GB.
+    let (o, out) = check_with_card_text(
+        "{% for i in range(end=100000) %}{% for j in range(end=100000) %}{{ i }}{% endfor %}{% endfor %}",
+    );
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("E021") && out.contains("card.yaml:7:"), "{out}");
+    assert!(out.contains("range"), "{out}");
+    // Doubling a string with `set_global`: aborted at 6 GB.
+    let (o, out) = check_with_card_text(
+        "{% set_global s = \"x\" %}{% for i in range(end=60) %}{% set_global s = s ~ s %}{% endfor %}{{ s }}",
+    );
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("E021") && out.contains("set_global"), "{out}");
+    // Within the range limit, loops still cannot run away.
+    let (o, out) = check_with_card_text(
+        "{% for i in range(end=10000) %}{% for j in range(end=10000) %}{% endfor %}{% endfor %}",
+    );
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("more than 10000 steps"), "{out}");
+}
