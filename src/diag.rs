@@ -81,6 +81,7 @@ codes! {
     DeckRule = "E030", "deck-rule", Error, "A deck or army breaks one of the game's construction rules (reported by `deck`).";
     FileRefused = "E031", "file-refused", Error, "A file is not read: a directory, FIFO or device, or a link (symbolic or hard) that leads outside the project.";
     SheetLimit = "E032", "sheet-limit", Error, "A sheet given to `import` is beyond a limit: a cell past the last row or column allowed, too many cells, a cell too long, a workbook that unzips to too much (reported by `import`).";
+    TranslationImport = "E033", "i18n-import", Error, "A PO file cannot be imported: a line that is not PO, an entry given twice, a text id the pack lacks, a source changed since the export, a translation that cannot be placed (reported by `i18n import`).";
 }
 
 /// Identifies a file in a [`SourceMap`].
@@ -160,6 +161,16 @@ impl SourceMap {
 
     pub fn path(&self, id: FileId) -> &Path {
         &self.get(id).path
+    }
+
+    /// Adds every file of `other`, its path rewritten by `path`; returns the
+    /// offset its file ids move by (see [`Diagnostic::shifted`]).
+    pub fn append(&mut self, other: &SourceMap, path: impl Fn(&Path) -> PathBuf) -> u32 {
+        let offset = self.files.len() as u32;
+        for f in &other.files {
+            self.add(path(&f.path), f.text.clone());
+        }
+        offset
     }
 
     /// The span of a whole line (1-based), for diagnostics that point at a
@@ -269,6 +280,17 @@ impl Diagnostic {
             span,
             message: message.into(),
         });
+        self
+    }
+
+    /// The same diagnostic with its spans moved to files appended at `offset`.
+    pub fn shifted(mut self, offset: u32) -> Self {
+        if let Some(s) = &mut self.span {
+            s.file.0 += offset;
+        }
+        for l in &mut self.related {
+            l.span.file.0 += offset;
+        }
         self
     }
 

@@ -8,6 +8,7 @@ pub mod deck;
 pub mod export;
 pub mod gallery;
 pub mod i18n;
+mod i18n_import;
 pub mod log;
 pub mod manual;
 pub mod scaffold;
