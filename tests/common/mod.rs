@@ -57,3 +57,4 @@ pub fn shipped() -> &'static Vec<Game> {
 pub fn game(id: &str) -> &'static Game {
     shipped().iter().find(|g| g.id == id).expect("shipped game")
 }
+pub mod raster;

@@ -1,0 +1,804 @@
+//! The kit as the printer receives it: every PDF `build` writes is
+//! rasterised by an independent renderer (poppler's `pdftoppm`) and measured
+//! in pixels. Cut lines are found from the crop marks on the page, trim lines
+//! from the designs themselves; nothing here trusts the layout plan for
+//! where things landed (the plan only names which piece a slot holds and how
+//! much bleed it promised).
+//!
+//! - The registration fixture (`tests/fixtures/registration`): designs with a
+//!   black hairline exactly on the trim and a magenta bleed. On A4 and Letter,
+//!   fronts and mirrored backs (long and short edge), gutterfold, tiled boards
+//!   and an oversize tiled sheet, and the print-shop pieces file, every trim
+//!   line lies on its cut line within 0.15 mm and the bleed is all there.
+//! - The shipped kits: no piece shows blank paper inside its trim, every outer
+//!   edge has its bleed, and the backs on a sheet are identical up to position.
+
+mod common;
+
+use std::path::Path;
+
+use common::raster::{Gray, PAPER, rasterise, renderer_available};
+use lopdf::{Document, Object};
+use pnpkit::check::check;
+use pnpkit::pack::yaml::Limits;
+use pnpkit::progress::Quiet;
+use pnpkit::render::impose::{self, Duplex, Paper};
+use pnpkit::render::pipeline::{Built, build_all};
+use pnpkit::render::world::Shared;
+use pnpkit::render::{KitOptions, Layout, Part};
+use serde_json::Value;
+
+const EPOCH: i64 = 1_767_225_600;
+/// How far a trim line may lie from its cut line.
+const TOLERANCE: f64 = 0.15;
+/// Resolution of the registration measurements (0.085 mm per pixel; hairlines
+/// are located to a fraction of that from their grey levels).
+const FINE_DPI: f64 = 300.0;
+/// Resolution of the shipped-kit checks (slivers and bleed are millimetres wide).
+const COARSE_DPI: f64 = 72.0;
+
+/// A project copy holding the fixture's data and layout beside the shared templates and fonts.
+fn fixture_project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = common::root();
+    common::copy_dir(&root.join("fonts"), &dir.path().join("fonts"));
+    common::copy_dir(&root.join("templates"), &dir.path().join("templates"));
+    let fixture = root.join("tests/fixtures/registration");
+    common::copy_dir(&fixture.join("templates"), &dir.path().join("templates"));
+    common::copy_dir(&fixture.join("data"), &dir.path().join("data"));
+    dir
+}
+
+fn build_in(root: &Path, data: &Path, opts: &KitOptions) -> Vec<Built> {
+    let report = check(data, &[], &Limits::default()).unwrap();
+    assert!(!report.has_errors(), "fixture data has errors");
+    let shared = Shared::new(root, EPOCH).unwrap();
+    let (built, problems) = build_all(&shared, &report.games, opts, &Quiet);
+    assert!(
+        problems.is_empty(),
+        "{:?}",
+        problems.iter().map(|(d, _)| &d.message).collect::<Vec<_>>()
+    );
+    built
+}
+
+/// What the measurements found, over every page looked at.
+#[derive(Default)]
+struct Findings {
+    pages: usize,
+    pieces: usize,
+    /// Largest distance between a trim line and its cut line, and where.
+    worst: f64,
+    worst_at: String,
+    /// Blank paper inside a trim edge.
+    slivers: Vec<String>,
+    /// An edge promised bleed that the page does not show.
+    missing_bleed: Vec<String>,
+    /// Anything else that is wrong (a piece or a trim line not found, backs that differ).
+    other: Vec<String>,
+    /// The largest trim-to-cut distance per file.
+    worst_by_file: std::collections::BTreeMap<String, f64>,
+}
+
+impl Findings {
+    fn error(&mut self, err: f64, at: impl FnOnce() -> String) {
+        let at = at();
+        // The file (before " p<page>") keeps its own worst distance for the report.
+        let file = at.split(" p").next().unwrap_or("").to_owned();
+        let w = self.worst_by_file.entry(file).or_insert(0.0);
+        *w = w.max(err);
+        if err > self.worst {
+            self.worst = err;
+            self.worst_at = at;
+        }
+    }
+
+    fn summary(&self, what: &str) -> String {
+        let list = |v: &[String]| {
+            v.iter().take(8).map(|s| format!("\n    {s}")).collect::<String>()
+                + &if v.len() > 8 {
+                    format!("\n    … and {} more", v.len() - 8)
+                } else {
+                    String::new()
+                }
+        };
+        format!(
+            "{what}: {} pages, {} pieces; largest trim-to-cut distance {:.3} mm{}; {} slivers{}; {} edges missing bleed{}; {} other problems{}",
+            self.pages,
+            self.pieces,
+            self.worst,
+            if self.worst_at.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", self.worst_at)
+            },
+            self.slivers.len(),
+            list(&self.slivers),
+            self.missing_bleed.len(),
+            list(&self.missing_bleed),
+            self.other.len(),
+            list(&self.other),
+        )
+    }
+
+    /// Every finding, one per line (written where `PNPKIT_RASTER_REPORT` names).
+    fn dump(&self) {
+        if let Some(path) = std::env::var_os("PNPKIT_RASTER_REPORT") {
+            let all: Vec<&String> = self
+                .slivers
+                .iter()
+                .chain(&self.missing_bleed)
+                .chain(&self.other)
+                .collect();
+            let mut text: String = all.iter().map(|s| format!("{s}\n")).collect();
+            for (file, w) in &self.worst_by_file {
+                text.push_str(&format!("largest trim-to-cut distance {w:.3} mm in {file}\n"));
+            }
+            std::fs::write(path, text).unwrap();
+        }
+    }
+
+    fn clean(&self) -> bool {
+        self.worst <= TOLERANCE && self.slivers.is_empty() && self.missing_bleed.is_empty() && self.other.is_empty()
+    }
+}
+
+// ------------------------------------------------------------------ cut lines
+
+/// Cut lines read from the crop marks in the printer margin: x of the
+/// vertical ones (marks above and below the grid), y of the horizontal ones
+/// (marks left and right). A gutterfold page's fold line is not a cut.
+fn cut_lines(g: &Gray, margin: f64, fold: Option<f64>) -> (Vec<f64>, Vec<f64>) {
+    let (w, h) = (g.width_mm(), g.height_mm());
+    let mut xs: Vec<f64> = [margin + 0.5, h - margin - 0.5]
+        .iter()
+        .flat_map(|&y| g.dark_along_row(y, margin, w - margin, 128))
+        .filter(|x| fold.is_none_or(|f| (x - f).abs() > 1.0))
+        .collect();
+    let mut ys: Vec<f64> = [margin + 0.5, w - margin - 0.5]
+        .iter()
+        .flat_map(|&x| g.dark_along_col(x, margin, h - margin, 128))
+        .collect();
+    merge(&mut xs);
+    merge(&mut ys);
+    (xs, ys)
+}
+
+/// Sorts and merges values closer than 0.3 mm (the same line seen twice).
+fn merge(v: &mut Vec<f64>) {
+    v.sort_by(f64::total_cmp);
+    let mut out: Vec<(f64, usize)> = Vec::new();
+    for &x in v.iter() {
+        match out.last_mut() {
+            Some((m, n)) if (x - *m / *n as f64).abs() < 0.3 => {
+                *m += x;
+                *n += 1;
+            }
+            _ => out.push((x, 1)),
+        }
+    }
+    *v = out.into_iter().map(|(m, n)| m / n as f64).collect();
+}
+
+// ------------------------------------------------------- the fixture's pieces
+
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Ink {
+    Paper,
+    Bleed,
+    Body,
+    Line,
+}
+
+/// The fixture's colours in grey: magenta bleed (~105), cyan fronts (~179),
+/// yellow backs (~226), black hairlines, white paper.
+fn ink(v: u8) -> Ink {
+    match v {
+        0..=60 => Ink::Line,
+        80..=140 => Ink::Bleed,
+        150..=245 => Ink::Body,
+        _ if v >= PAPER => Ink::Paper,
+        _ => Ink::Line,
+    }
+}
+
+/// A piece found on the page: its trim box (mm), bounded by cut lines.
+#[derive(Clone, Copy, Debug)]
+struct Cell {
+    x0: f64,
+    x1: f64,
+    y0: f64,
+    y1: f64,
+}
+
+/// The cells between consecutive cut lines that hold a design (body colour).
+fn pieces_on(g: &Gray, xs: &[f64], ys: &[f64]) -> Vec<Cell> {
+    let mut out = Vec::new();
+    for yy in ys.windows(2) {
+        for xx in xs.windows(2) {
+            let c = Cell {
+                x0: xx[0],
+                x1: xx[1],
+                y0: yy[0],
+                y1: yy[1],
+            };
+            let probes = [(0.3, 0.3), (0.7, 0.3), (0.3, 0.7), (0.7, 0.7)];
+            let body = probes
+                .iter()
+                .all(|(fx, fy)| ink(g.at_mm(c.x0 + fx * (c.x1 - c.x0), c.y0 + fy * (c.y1 - c.y0))) == Ink::Body);
+            if body {
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+/// The planned slot that a found cell is: trim box within 0.5 mm.
+fn slot_of<'a>(items: &'a [Value], c: &Cell) -> Option<&'a Value> {
+    items.iter().find(|i| {
+        let f = |k: &str| i[k].as_f64().unwrap_or(f64::NAN);
+        (f("x") - c.x0).abs() < 0.5
+            && (f("y") - c.y0).abs() < 0.5
+            && (f("x") + f("w") - c.x1).abs() < 0.5
+            && (f("y") + f("h") - c.y1).abs() < 0.5
+    })
+}
+
+/// One edge of a cell: where its cut line is, and how to step across it.
+struct Edge {
+    name: &'static str,
+    /// The cut line (x for left/right, y for top/bottom).
+    cut: f64,
+    /// +1 when outward is towards larger coordinates.
+    out: f64,
+    vertical: bool,
+    /// Extent along the edge.
+    from: f64,
+    to: f64,
+    /// Planned bleed on this side.
+    bleed: f64,
+}
+
+fn edges(c: &Cell, bleed: [f64; 4]) -> [Edge; 4] {
+    let [l, t, r, b] = bleed;
+    [
+        Edge {
+            name: "left",
+            cut: c.x0,
+            out: -1.0,
+            vertical: true,
+            from: c.y0,
+            to: c.y1,
+            bleed: l,
+        },
+        Edge {
+            name: "top",
+            cut: c.y0,
+            out: -1.0,
+            vertical: false,
+            from: c.x0,
+            to: c.x1,
+            bleed: t,
+        },
+        Edge {
+            name: "right",
+            cut: c.x1,
+            out: 1.0,
+            vertical: true,
+            from: c.y0,
+            to: c.y1,
+            bleed: r,
+        },
+        Edge {
+            name: "bottom",
+            cut: c.y1,
+            out: 1.0,
+            vertical: false,
+            from: c.x0,
+            to: c.x1,
+            bleed: b,
+        },
+    ]
+}
+
+/// Measures one fixture piece: its trim hairline against the cut lines, the
+/// body inside each edge, and the bleed outside each edge that has one.
+fn measure_piece(g: &Gray, c: &Cell, bleed: [f64; 4], at: &str, f: &mut Findings) {
+    f.pieces += 1;
+    for e in edges(c, bleed) {
+        for t in [0.2, 0.5, 0.8] {
+            // Midway between the 10 mm grid lines of boards and posters.
+            let along = (e.from + (t * (e.to - e.from) / 10.0).floor() * 10.0 + 5.0).min(e.to - 1.0);
+            let runs = if e.vertical {
+                g.dark_along_row(along, e.cut - 4.0, e.cut + 4.0, 100)
+            } else {
+                g.dark_along_col(along, e.cut - 4.0, e.cut + 4.0, 100)
+            };
+            match runs.iter().map(|p| (p - e.cut).abs()).min_by(f64::total_cmp) {
+                Some(err) => f.error(err, || format!("{at}, {} edge", e.name)),
+                None => f
+                    .other
+                    .push(format!("{at}: no trim line within 4 mm of the {} cut", e.name)),
+            }
+        }
+        // Just inside the trim: the design, never paper.
+        let pt = |d: f64, a: f64| {
+            if e.vertical {
+                (e.cut + e.out * d, a)
+            } else {
+                (a, e.cut + e.out * d)
+            }
+        };
+        let mut blank = 0;
+        let mut short = 0;
+        let n = 20;
+        for k in 1..n {
+            let a = e.from + (e.to - e.from) * k as f64 / n as f64;
+            let (x, y) = pt(-0.6, a);
+            if ink(g.at_mm(x, y)) == Ink::Paper {
+                blank += 1;
+            }
+            // Outside: the bleed colour from the cut out to the promised bleed.
+            if e.bleed >= 0.5 {
+                let (x, y) = pt(e.bleed - 0.25, a);
+                let (x2, y2) = pt(0.3, a);
+                if ink(g.at_mm(x, y)) != Ink::Bleed || ink(g.at_mm(x2, y2)) != Ink::Bleed {
+                    short += 1;
+                }
+            }
+        }
+        if blank > 0 {
+            f.slivers
+                .push(format!("{at}: blank paper inside the {} trim edge", e.name));
+        }
+        if short > 0 {
+            f.missing_bleed
+                .push(format!("{at}: {} edge promised {:.1} mm of bleed", e.name, e.bleed));
+        }
+    }
+}
+
+fn bleed_of(item: &Value) -> [f64; 4] {
+    let b: Vec<f64> = item["bleed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    [b[0], b[1], b[2], b[3]]
+}
+
+/// Measures every page of a sheet document of the fixture.
+fn measure_sheets(b: &Built, paper: &Paper, margin: f64, f: &mut Findings) {
+    let pages = b.plan.data["pages"].as_array().unwrap();
+    let rasters = rasterise(&b.pdf, 1, pages.len(), FINE_DPI);
+    // The cut lines of each front, to compare with its back.
+    let mut front_cuts: Option<(Vec<f64>, Vec<f64>)> = None;
+    for (n, (g, page)) in rasters.iter().zip(pages).enumerate() {
+        f.pages += 1;
+        let name = format!("{} p{}", b.plan.out.display(), n + 1);
+        let side = page["side"].as_str().unwrap();
+        if side == "board" {
+            measure_tile(g, page, &name, f);
+            continue;
+        }
+        let fold = page["fold"].as_f64();
+        let (xs, ys) = cut_lines(g, margin, fold);
+        let items = page["items"].as_array().unwrap();
+        let cells = pieces_on(g, &xs, &ys);
+        if cells.len() != items.len() {
+            f.other.push(format!(
+                "{name}: {} pieces planned, {} found between the crop marks",
+                items.len(),
+                cells.len()
+            ));
+        }
+        for c in &cells {
+            let at = format!("{name} piece at {:.1},{:.1} mm", c.x0, c.y0);
+            match slot_of(items, c) {
+                Some(item) => measure_piece(g, c, bleed_of(item), &at, f),
+                None => f.other.push(format!("{at}: no planned piece there")),
+            }
+        }
+        // A back's cut lines are its front's, turned over.
+        match side {
+            "front" => front_cuts = Some((xs, ys)),
+            "back" => {
+                if let Some((fx, fy)) = front_cuts.take() {
+                    let duplex = b.plan.data["settings"]["duplex"].as_str().unwrap();
+                    let (ex, ey): (Vec<f64>, Vec<f64>) = if duplex == "short" {
+                        (fx.clone(), fy.iter().rev().map(|y| paper.height - y).collect())
+                    } else {
+                        (fx.iter().rev().map(|x| paper.width - x).collect(), fy.clone())
+                    };
+                    for (got, want, axis) in [(&xs, &ex, "x"), (&ys, &ey, "y")] {
+                        if got.len() != want.len() {
+                            f.other.push(format!(
+                                "{name}: back has {} cut lines in {axis}, front {}",
+                                got.len(),
+                                want.len()
+                            ));
+                            continue;
+                        }
+                        for (a, w) in got.iter().zip(want) {
+                            f.error((a - w).abs(), || {
+                                format!("{name}: back cut {axis}={a:.2} vs front turned over {w:.2}")
+                            });
+                        }
+                    }
+                }
+            }
+            "gutterfold" => {
+                let fold = fold.unwrap();
+                let left: Vec<f64> = xs.iter().copied().filter(|x| *x < fold).collect();
+                let mut right: Vec<f64> = xs
+                    .iter()
+                    .copied()
+                    .filter(|x| *x > fold)
+                    .map(|x| 2.0 * fold - x)
+                    .collect();
+                right.reverse();
+                if left.len() != right.len() {
+                    f.other.push(format!(
+                        "{name}: {} cuts left of the fold, {} right",
+                        left.len(),
+                        right.len()
+                    ));
+                }
+                for (a, w) in left.iter().zip(&right) {
+                    f.error((a - w).abs(), || format!("{name}: fold mirror {a:.2} vs {w:.2}"));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A tile of a board or an oversize piece: the alignment crosses sit at the
+/// tile's corners, and the design's 10 mm grid continues where the tile says
+/// it starts (`src`), so neighbouring tiles join.
+fn measure_tile(g: &Gray, page: &Value, name: &str, f: &mut Findings) {
+    let item = &page["items"][0];
+    let tile = &page["tile"];
+    let v = |o: &Value, k: &str| o[k].as_f64().unwrap();
+    let (dx, dy, dw, dh) = (v(item, "x"), v(item, "y"), v(item, "w"), v(item, "h"));
+    let (sx, sy) = (v(&tile["src"], "x"), v(&tile["src"], "y"));
+    f.pieces += 1;
+    // Crosses: vertical arms just above the tile's top corners, horizontal arms left of its left corners.
+    for (x, what) in [(dx, "left"), (dx + dw, "right")] {
+        match g.dark_along_row(dy - 1.5, x - 1.0, x + 1.0, 128).first() {
+            Some(c) => f.error((c - x).abs(), || format!("{name}: {what} cross")),
+            None => f.other.push(format!("{name}: no alignment cross at the {what} corner")),
+        }
+    }
+    for (y, what) in [(dy, "top"), (dy + dh, "bottom")] {
+        match g.dark_along_col(dx - 1.5, y - 1.0, y + 1.0, 128).first() {
+            Some(c) => f.error((c - y).abs(), || format!("{name}: {what} cross")),
+            None => f.other.push(format!("{name}: no alignment cross at the {what} corner")),
+        }
+    }
+    // The grid: lines at design coordinates 0, 10, 20 … appear at dst + (u − src).
+    let overlap = v(tile, "overlap");
+    let expect = |start: f64, src: f64, len: f64| -> Vec<f64> {
+        (0..200)
+            .map(|k| k as f64 * 10.0)
+            .filter(|u| *u >= src - 0.01 && *u <= src + len + 0.01)
+            .map(|u| start + u - src)
+            .collect()
+    };
+    let mid = |src: f64, start: f64| start + (15.0 - (src % 10.0)).rem_euclid(10.0) + 10.0;
+    let row = mid(sy, dy);
+    let found = g.dark_along_row(row, dx - 0.4, dx + dw + 0.4, 100);
+    let col = mid(sx, dx);
+    let found_y = g.dark_along_col(col, dy - 0.4, dy + dh + 0.4, 100);
+    // The dashed outline of an overlap band runs along its two long sides.
+    for (found, want, axis, band) in [
+        (found, expect(dx, sx, dw), "x", [dx + dw - overlap, dx + dw]),
+        (found_y, expect(dy, sy, dh), "y", [dy + dh - overlap, dy + dh]),
+    ] {
+        for w in &want {
+            match found.iter().map(|p| (p - w).abs()).min_by(f64::total_cmp) {
+                Some(err) => f.error(err, || format!("{name}: grid line {axis}={w:.2}")),
+                None => f.other.push(format!("{name}: grid line {axis}={w:.2} not found")),
+            }
+        }
+        for p in &found {
+            let expected = want.iter().chain(&band).any(|w| (p - w).abs() < 0.5);
+            if !expected {
+                f.other.push(format!("{name}: unexpected line at {axis}={p:.2}"));
+            }
+        }
+    }
+}
+
+/// The print-shop pieces file: every page is one design, its TrimBox on the
+/// trim line and its bleed out to the page edge.
+fn measure_pieces_file(b: &Built, f: &mut Findings) {
+    let doc = Document::load_mem(&b.pdf).unwrap();
+    let pages = doc.get_pages();
+    let rasters = rasterise(&b.pdf, 1, pages.len(), FINE_DPI);
+    for ((n, id), g) in pages.iter().zip(&rasters) {
+        f.pages += 1;
+        let dict = doc.get_dictionary(*id).unwrap();
+        let boxed = |k: &[u8]| -> Option<Vec<f64>> {
+            dict.get(k)
+                .ok()
+                .and_then(|o| o.as_array().ok())
+                .map(|a| a.iter().map(num).collect())
+        };
+        let media = boxed(b"MediaBox").unwrap();
+        let name = format!("{} p{n}", b.plan.out.display());
+        let Some(trim) = boxed(b"TrimBox") else {
+            // Boards have no bleed: no TrimBox needed.
+            continue;
+        };
+        let mm = |pt: f64| pt * 25.4 / 72.0;
+        let c = Cell {
+            x0: mm(trim[0] - media[0]),
+            x1: mm(trim[2] - media[0]),
+            y0: mm(media[3] - trim[3]),
+            y1: mm(media[3] - trim[1]),
+        };
+        let bl = [c.x0, c.y0, mm(media[2]) - c.x1, mm(media[3]) - c.y1];
+        measure_piece(g, &c, bl, &name, f);
+    }
+}
+
+fn num(o: &Object) -> f64 {
+    match o {
+        Object::Integer(i) => *i as f64,
+        Object::Real(r) => *r as f64,
+        _ => f64::NAN,
+    }
+}
+
+fn fixture_findings(papers: Vec<Paper>, duplex: Duplex, layout: Layout) -> Findings {
+    let dir = fixture_project();
+    let opts = KitOptions {
+        papers: papers.clone(),
+        duplex,
+        layout,
+        ..KitOptions::default()
+    };
+    let built = build_in(dir.path(), &dir.path().join("data"), &opts);
+    let mut f = Findings::default();
+    for b in &built {
+        match b.plan.part {
+            Part::Cards | Part::Tokens | Part::Sheets | Part::Boards => {
+                let paper = b.plan.paper.unwrap();
+                measure_sheets(b, &paper, opts.settings.margin, &mut f);
+            }
+            Part::Pieces if b.plan.out.to_string_lossy().ends_with("reg-pieces.pdf") => measure_pieces_file(b, &mut f),
+            _ => {}
+        }
+    }
+    f
+}
+
+#[test]
+fn registration_fixture_lands_on_the_crop_marks_fronts_and_long_edge_backs() {
+    if !renderer_available("registration") {
+        return;
+    }
+    let f = fixture_findings(vec![impose::A4, impose::LETTER], Duplex::Long, Layout::Duplex);
+    eprintln!("{}", f.summary("registration, long-edge duplex, A4 and Letter"));
+    f.dump();
+    assert!(
+        f.pieces > 100,
+        "the fixture has pieces on every kind of sheet: {}",
+        f.pieces
+    );
+    assert!(f.clean(), "{}", f.summary("registration, long-edge duplex"));
+}
+
+#[test]
+fn registration_fixture_lands_on_the_crop_marks_short_edge_backs() {
+    if !renderer_available("registration") {
+        return;
+    }
+    let f = fixture_findings(vec![impose::A4, impose::LETTER], Duplex::Short, Layout::Duplex);
+    eprintln!("{}", f.summary("registration, short-edge duplex"));
+    assert!(f.clean(), "{}", f.summary("registration, short-edge duplex"));
+}
+
+#[test]
+fn registration_fixture_lands_on_the_crop_marks_gutterfold() {
+    if !renderer_available("registration") {
+        return;
+    }
+    let f = fixture_findings(vec![impose::A4, impose::LETTER], Duplex::Long, Layout::Gutterfold);
+    eprintln!("{}", f.summary("registration, gutterfold"));
+    assert!(f.clean(), "{}", f.summary("registration, gutterfold"));
+}
+
+// ------------------------------------------------------------ shipped kits
+
+/// Checks one placed piece of a shipped kit against its planned slot: no
+/// blank paper just inside any trim edge, and bleed (not paper) outside each
+/// edge that promised it. Designs are free in colour, so only paper white is
+/// judged: a design must never be blank at its trim or in its bleed.
+fn check_shipped_piece(g: &Gray, x: f64, y: f64, w: f64, h: f64, bleed: [f64; 4], at: &str, f: &mut Findings) {
+    f.pieces += 1;
+    let [l, t, r, b] = bleed;
+    // Bands along the middle 60 % of each edge.
+    let (mx, mw, my, mh) = (x + 0.2 * w, 0.6 * w, y + 0.2 * h, 0.6 * h);
+    let paper = |v: u8| v >= PAPER;
+    let inside = [
+        ("left", g.share(x + 0.3, my, 0.7, mh, paper)),
+        ("top", g.share(mx, y + 0.3, mw, 0.7, paper)),
+        ("right", g.share(x + w - 1.0, my, 0.7, mh, paper)),
+        ("bottom", g.share(mx, y + h - 1.0, mw, 0.7, paper)),
+    ];
+    for (edge, share) in inside {
+        if share > 0.5 {
+            f.slivers.push(format!("{at}: blank paper inside the {edge} trim edge"));
+        }
+    }
+    let outside = [
+        ("left", l, g.share(x - l + 0.3, my, l - 0.6, mh, paper)),
+        ("top", t, g.share(mx, y - t + 0.3, mw, t - 0.6, paper)),
+        ("right", r, g.share(x + w + 0.3, my, r - 0.6, mh, paper)),
+        ("bottom", b, g.share(mx, y + h + 0.3, mw, b - 0.6, paper)),
+    ];
+    for (edge, bleed, share) in outside {
+        if bleed >= 1.0 && share > 0.5 {
+            f.missing_bleed.push(format!(
+                "{at}: {edge} edge promised {bleed:.1} mm of bleed, the page is blank there"
+            ));
+        }
+    }
+}
+
+/// The share of the piece at `b` that differs from the piece at `a` (same
+/// size, trim boxes in mm): both are blurred over 3×3 pixels (about 1 mm at
+/// 72 dpi) and a pixel differs when it is more than 40 grey levels from
+/// every pixel around its match. Copies of one design placed at different
+/// sub-pixel offsets agree (hairlines blur away); a blank strip or another
+/// mark does not.
+fn differing_share(g: &Gray, a: (f64, f64), b: (f64, f64), w: f64, h: f64) -> f64 {
+    // A ring of 0.75 mm inside the trim is left out: its pixels mix with the neighbouring piece.
+    let ring = g.px_of(0.75).ceil() as i64 + 1;
+    let (pw, ph) = (g.px_of(w).floor() as i64, g.px_of(h).floor() as i64);
+    let blurred = |x0: f64, y0: f64| -> Vec<i32> {
+        let (ox, oy) = (g.px_of(x0).round() as i64, g.px_of(y0).round() as i64);
+        let at = |x: i64, y: i64| {
+            g.at(
+                (ox + x).clamp(0, g.w as i64 - 1) as usize,
+                (oy + y).clamp(0, g.h as i64 - 1) as usize,
+            ) as i32
+        };
+        let mut out = vec![0; (pw * ph) as usize];
+        for y in 0..ph {
+            for x in 0..pw {
+                let mut sum = 0;
+                for dy in -1..=1 {
+                    for dx in -1..=1 {
+                        sum += at(x + dx, y + dy);
+                    }
+                }
+                out[(y * pw + x) as usize] = sum / 9;
+            }
+        }
+        out
+    };
+    let (ba, bb) = (blurred(a.0, a.1), blurred(b.0, b.1));
+    let mut differ = 0usize;
+    for y in ring..ph - ring {
+        for x in ring..pw - ring {
+            let v = bb[(y * pw + x) as usize];
+            let close = (-1..=1).any(|dy| (-1..=1).any(|dx| (ba[((y + dy) * pw + x + dx) as usize] - v).abs() <= 40));
+            if !close {
+                differ += 1;
+            }
+        }
+    }
+    differ as f64 / ((pw - 2 * ring).max(1) * (ph - 2 * ring).max(1)) as f64
+}
+
+fn shipped_findings(built: &[Built]) -> Findings {
+    use rayon::prelude::*;
+    let parts: Vec<Findings> = built.par_iter().map(shipped_file).collect();
+    let mut f = Findings::default();
+    for p in parts {
+        f.pages += p.pages;
+        f.pieces += p.pieces;
+        f.slivers.extend(p.slivers);
+        f.missing_bleed.extend(p.missing_bleed);
+        f.other.extend(p.other);
+    }
+    f
+}
+
+/// The findings of one file of a shipped kit.
+fn shipped_file(b: &Built) -> Findings {
+    let mut f = Findings::default();
+    {
+        let sheets = matches!(b.plan.part, Part::Cards | Part::Tokens | Part::Sheets);
+        if b.plan.part == Part::Pieces {
+            let doc = Document::load_mem(&b.pdf).unwrap();
+            let pages = doc.get_pages();
+            let rasters = rasterise(&b.pdf, 1, pages.len(), COARSE_DPI);
+            for ((n, id), g) in pages.iter().zip(&rasters) {
+                f.pages += 1;
+                let dict = doc.get_dictionary(*id).unwrap();
+                let boxed = |k: &[u8]| -> Option<Vec<f64>> {
+                    dict.get(k)
+                        .ok()
+                        .and_then(|o| o.as_array().ok())
+                        .map(|a| a.iter().map(num).collect())
+                };
+                let (Some(media), Some(trim)) = (boxed(b"MediaBox"), boxed(b"TrimBox")) else {
+                    continue;
+                };
+                let mm = |pt: f64| pt * 25.4 / 72.0;
+                let (x, y) = (mm(trim[0] - media[0]), mm(media[3] - trim[3]));
+                let (w, h) = (mm(trim[2] - trim[0]), mm(trim[3] - trim[1]));
+                let bl = [x, y, mm(media[2] - trim[2]), mm(trim[1] - media[1])];
+                check_shipped_piece(g, x, y, w, h, bl, &format!("{} p{n}", b.plan.out.display()), &mut f);
+            }
+            return f;
+        }
+        if !sheets {
+            return f;
+        }
+        let pages = b.plan.data["pages"].as_array().unwrap();
+        let rasters = rasterise(&b.pdf, 1, pages.len(), COARSE_DPI);
+        for (n, (g, page)) in rasters.iter().zip(pages).enumerate() {
+            f.pages += 1;
+            if page["side"] == "board" {
+                continue;
+            }
+            let items = page["items"].as_array().unwrap();
+            let mut designs: std::collections::HashMap<String, (f64, f64)> = Default::default();
+            for item in items {
+                let v = |k: &str| item[k].as_f64().unwrap();
+                let at = format!(
+                    "{} p{} {} {} `{}` {}",
+                    b.plan.out.display(),
+                    n + 1,
+                    item["face"].as_str().unwrap(),
+                    item["kind"].as_str().unwrap(),
+                    item["id"].as_str().unwrap(),
+                    item["copy"]
+                );
+                check_shipped_piece(g, v("x"), v("y"), v("w"), v("h"), bleed_of(item), &at, &mut f);
+                if item["face"] == "back" {
+                    let key = format!("{}#{}", item["file"], item["piece"]);
+                    match designs.get(&key) {
+                        None => {
+                            designs.insert(key, (v("x"), v("y")));
+                        }
+                        Some(first) => {
+                            let share = differing_share(g, *first, (v("x"), v("y")), v("w"), v("h"));
+                            if share > 0.01 {
+                                f.other.push(format!(
+                                    "{at}: this back differs from the first copy of its design on the sheet in {:.1} % of its area: a marked card",
+                                    share * 100.0
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    f
+}
+
+#[test]
+fn shipped_kits_have_no_slivers_full_bleed_and_identical_backs() {
+    if !renderer_available("shipped kits") {
+        return;
+    }
+    let report = check(&common::root().join("data"), &[], &Limits::default()).unwrap();
+    let shared = Shared::new(common::root(), EPOCH).unwrap();
+    let opts = KitOptions::default();
+    let (built, problems) = build_all(&shared, &report.games, &opts, &Quiet);
+    assert!(problems.is_empty());
+    let f = shipped_findings(&built);
+    eprintln!("{}", f.summary("shipped kits, A4 and Letter, es and en"));
+    f.dump();
+    assert!(f.pages > 500, "every sheet page looked at: {}", f.pages);
+    assert!(f.clean(), "{}", f.summary("shipped kits"));
+}
