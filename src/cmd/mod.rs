@@ -106,6 +106,12 @@ pub use crate::progress::{Progress, Quiet};
 
 /// Runs the command the CLI names.
 pub fn run(cli: &Cli, progress: &dyn Progress) -> Result<Outcome, Fatal> {
+    // What a killed `import` or `i18n import` left in the data folder is
+    // finished (a committed transaction) or removed before anything reads it.
+    crate::fsx::txn::recover_tree(&cli.data).map_err(|source| Fatal::Write {
+        path: cli.data.clone(),
+        source,
+    })?;
     match &cli.command {
         Command::Check(args) => check::run(cli, args),
         Command::Schema(args) => schema::run(cli, args),

@@ -7,6 +7,8 @@ use super::{Fatal, Outcome, Status, use_color};
 use crate::check::{Report, check};
 use crate::cli::{Cli, ExportSheetArgs, Format, ImportArgs};
 use crate::diag::{Diagnostic, Severity, SourceMap, render_human, to_json};
+use crate::fsx::read::Scope;
+use crate::fsx::txn::{FileTxn, Scratch, copy_tree};
 use crate::fsx::write_atomic;
 use crate::model::{Game, Kind};
 use crate::pack::yaml::Limits;
@@ -126,20 +128,6 @@ pub fn location(sheet: &Sheet, headers: &[String], cell: &CellRef) -> String {
     }
 }
 
-fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(to)?;
-    for e in std::fs::read_dir(from)? {
-        let e = e?;
-        let t = e.file_type()?;
-        if t.is_dir() {
-            copy_dir(&e.path(), &to.join(e.file_name()))?;
-        } else if t.is_file() {
-            std::fs::copy(e.path(), to.join(e.file_name()))?;
-        }
-    }
-    Ok(())
-}
-
 fn file_path(pack: &Path, kind: &str, f: &FileData) -> PathBuf {
     match &f.name {
         Some(n) => pack.join("components").join(kind).join(n),
@@ -187,18 +175,17 @@ pub fn import(cli: &Cli, args: &ImportArgs) -> Result<Outcome, Fatal> {
         .map(|(f, c)| sheet::write_yaml(kind, &game.locales, f, c))
         .collect();
 
-    // Check the pack with the new files in a scratch copy.
-    let scratch = tempfile::tempdir().map_err(|source| Fatal::Write {
-        path: std::env::temp_dir(),
-        source,
-    })?;
-    let folder = game.dir.file_name().unwrap_or_default();
-    let copy = scratch.path().join(folder);
+    // Check the pack with the new files in a scratch copy beside the data
+    // (removed at the end, or by the next run if this one is killed).
     let io = |path: &Path| {
         let path = path.to_path_buf();
         move |source| Fatal::Write { path, source }
     };
-    copy_dir(&game.dir, &copy).map_err(io(&copy))?;
+    let scratch = Scratch::begin(&cli.data).map_err(io(&cli.data))?;
+    let folder = game.dir.file_name().unwrap_or_default();
+    let copy = scratch.path().join(folder);
+    let scope = Scope::within(&cli.data).map_err(io(&cli.data))?;
+    copy_tree(&game.dir, &copy, &scope).map_err(io(&copy))?;
     for (_, p) in kind_files(&copy, &kind.id)? {
         std::fs::remove_file(&p).map_err(io(&p))?;
     }
@@ -282,14 +269,17 @@ pub fn import(cli: &Cli, args: &ImportArgs) -> Result<Outcome, Fatal> {
         .collect();
     let write = errors == 0 && !args.check;
     if write {
+        // The kind's files are replaced and removed together, or not at all.
+        let mut txn = FileTxn::begin(&cli.data).map_err(io(&cli.data))?;
         for (p, w) in targets.iter().zip(&written) {
-            write_atomic(p, w.text.as_bytes()).map_err(io(p))?;
+            txn.put(p, w.text.as_bytes()).map_err(io(p))?;
         }
         for (_, p) in &existing {
             if !targets.contains(p) {
-                std::fs::remove_file(p).map_err(io(p))?;
+                txn.remove(p).map_err(io(p))?;
             }
         }
+        txn.commit().map_err(io(&cli.data))?;
     }
     let summary = {
         let what = format!(

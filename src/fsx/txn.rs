@@ -70,9 +70,15 @@ fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
 
 /// Finishes or removes what killed runs left in `root`: committed file
 /// transactions are completed, everything else staged is deleted, and so
-/// are the temporary files of [`super::write_atomic`] (also the older
-/// `.<name>.<pid>.tmp` form). Returns how many leftovers were handled.
+/// are the temporary files of [`super::write_atomic`]. Returns how many
+/// leftovers were handled.
 pub fn recover(root: &Path) -> io::Result<usize> {
+    recover_in(root, false)
+}
+
+/// [`recover`], also removing the `.<name>.<pid>.tmp` files that older
+/// versions left (only in output folders, where every file is pnpkit's).
+fn recover_in(root: &Path, legacy: bool) -> io::Result<usize> {
     let Ok(entries) = fs::read_dir(root) else {
         return Ok(0);
     };
@@ -90,7 +96,7 @@ pub fn recover(root: &Path) -> io::Result<usize> {
             }
             fs::remove_dir_all(&path)?;
             n += 1;
-        } else if !is_dir && is_temp_file(&name) {
+        } else if !is_dir && (name.starts_with(PREFIX) || (legacy && is_legacy_temp_file(&name))) {
             fs::remove_file(&path)?;
             n += 1;
         }
@@ -98,11 +104,8 @@ pub fn recover(root: &Path) -> io::Result<usize> {
     Ok(n)
 }
 
-/// `.pnpkit-tmp-<pid>-<name>` (now) or `.<name>.<pid>.tmp` (before).
-fn is_temp_file(name: &str) -> bool {
-    if name.starts_with(PREFIX) {
-        return true;
-    }
+/// `.<name>.<pid>.tmp`: what `write_atomic` named its temporary files before.
+fn is_legacy_temp_file(name: &str) -> bool {
     let Some(inner) = name.strip_prefix('.').and_then(|n| n.strip_suffix(".tmp")) else {
         return false;
     };
@@ -113,12 +116,16 @@ fn is_temp_file(name: &str) -> bool {
 
 /// [`recover`] in `root` and every folder below it (skipping staging folders).
 pub fn recover_tree(root: &Path) -> io::Result<usize> {
-    let mut n = recover(root)?;
+    recover_tree_in(root, false)
+}
+
+fn recover_tree_in(root: &Path, legacy: bool) -> io::Result<usize> {
+    let mut n = recover_in(root, legacy)?;
     if let Ok(entries) = fs::read_dir(root) {
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
             if e.file_type().map(|t| t.is_dir()).unwrap_or(false) && !name.starts_with(PREFIX) {
-                n += recover_tree(&e.path())?;
+                n += recover_tree_in(&e.path(), legacy)?;
             }
         }
     }
@@ -309,7 +316,7 @@ pub struct DirSwap {
 impl DirSwap {
     /// Starts staging output under `out`, first removing what killed runs left there.
     pub fn begin(out: &Path) -> io::Result<DirSwap> {
-        recover_tree(out)?;
+        recover_tree_in(out, true)?;
         let (dir, lock) = staging(out, "stage")?;
         Ok(DirSwap {
             out: out.to_path_buf(),
@@ -449,11 +456,11 @@ mod tests {
     }
 
     #[test]
-    fn temp_file_names() {
-        assert!(is_temp_file(".cards.yaml.1234.tmp"));
-        assert!(is_temp_file(".pnpkit-tmp-12-cards.yaml"));
-        assert!(!is_temp_file(".gitignore"));
-        assert!(!is_temp_file("notes.tmp"));
+    fn legacy_temp_file_names() {
+        assert!(is_legacy_temp_file(".cards.yaml.1234.tmp"));
+        assert!(!is_legacy_temp_file(".gitignore"));
+        assert!(!is_legacy_temp_file("notes.tmp"));
+        assert!(!is_legacy_temp_file(".notes.draft.tmp"));
     }
 
     #[test]
