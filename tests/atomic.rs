@@ -311,3 +311,53 @@ fn a_gallery_that_fails_leaves_the_kit_as_it_was() {
     assert!(report.contains("gallery"), "{report}");
     assert_eq!(files(&dir.path().join("output")), old, "PDFs were replaced although the build failed:\n{report}");
 }
+
+#[test]
+fn a_killed_import_leaves_the_data_old_or_new_and_no_scratch() {
+    // The sheet changes one spell; a complete import gives `new`.
+    let make = || {
+        let dir = tempfile::tempdir().unwrap();
+        common::copy_dir(&common::root().join("data/openwars"), &dir.path().join("data/openwars"));
+        let o = common::pnpkit_in(dir.path(), &["export-sheet", "openwars", "spell", "-o", "spells.csv"]);
+        assert_eq!(o.status.code(), Some(0), "{}", common::out(&o));
+        let csv = std::fs::read_to_string(dir.path().join("spells.csv")).unwrap();
+        std::fs::write(dir.path().join("spells.csv"), csv.replacen("Call of the Jaguar", "Call of the Jaguars", 1)).unwrap();
+        std::fs::create_dir_all(dir.path().join("tmp")).unwrap();
+        dir
+    };
+    let data = |d: &Path| visible(&d.join("data"));
+    let reference = make();
+    let old = data(reference.path());
+    let o = common::pnpkit_in(reference.path(), &["import", "openwars", "spell", "spells.csv"]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::out(&o));
+    let new = data(reference.path());
+    assert_ne!(old, new);
+    let mut ages = Vec::new();
+    for delay_ms in [20u64, 60, 120, 250, 400, 700] {
+        let dir = make();
+        let tmp = dir.path().join("tmp");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pnpkit"))
+            .args(["import", "openwars", "spell", "spells.csv"])
+            .env("TMPDIR", &tmp)
+            .current_dir(dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = child.kill();
+        child.wait().unwrap();
+        let got = data(dir.path());
+        assert!(got == old || got == new, "killed after {delay_ms} ms: the data is a mix");
+        // The next run (any command) finishes or removes what the killed one left.
+        let o = common::pnpkit_in(dir.path(), &["check", "openwars"]);
+        assert!(o.status.code().is_some(), "{}", common::out(&o));
+        let got = data(dir.path());
+        assert!(got == old || got == new, "after the next run, killed at {delay_ms} ms: a mix");
+        ages.push(if got == new { "new" } else { "old" });
+        assert!(leftovers(&dir.path().join("data")).is_empty(), "{:?}", leftovers(&dir.path().join("data")));
+        let scratch: Vec<_> = std::fs::read_dir(&tmp).unwrap().flatten().map(|e| e.path()).collect();
+        assert!(scratch.is_empty(), "killed after {delay_ms} ms, scratch folders left in the temp folder: {scratch:?}");
+    }
+    eprintln!("data after each kill: {ages:?}");
+}
