@@ -394,3 +394,63 @@ fn runaway_text_templates_are_stopped_with_a_located_error() {
     assert_eq!(o.status.code(), Some(1), "{out}");
     assert!(out.contains("more than 10000 steps"), "{out}");
 }
+
+// ---------------------------------------------------------------- messages
+
+#[test]
+fn oversized_decks_logs_and_po_files_are_refused_with_their_own_help() {
+    let p = Project::new();
+    let data = root().join("data");
+    let data = data.to_str().unwrap();
+    let big = "# a comment line of the file\n".repeat(17 * 1024 * 1024 / 29 + 1);
+    std::fs::write(p.path("deck.txt"), &big).unwrap();
+    let o = p.run(&["--data", data, "deck", "xterminio", "deck.txt"]);
+    let text = common::out(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(text.contains("E003") && text.contains("a deck list is too large"), "{text}");
+    assert!(!text.contains("components"), "the help speaks of pack files: {text}");
+    std::fs::write(p.path("game.yaml"), &big).unwrap();
+    let o = p.run(&["--data", data, "log", "game.yaml"]);
+    let text = common::out(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(text.contains("E003") && text.contains("a game log is too large") && !text.contains("components"), "{text}");
+    // A PO file: there was no limit at all.
+    let po = p.path("po/demo/i18n/en.po");
+    std::fs::create_dir_all(po.parent().unwrap()).unwrap();
+    std::fs::write(&po, &big).unwrap();
+    let o = p.run(&["i18n", "import", "--out", "po"]);
+    let text = common::out(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(text.contains("E003") && text.contains("a PO file is too large"), "{text}");
+}
+
+#[test]
+fn build_messages_name_real_files_and_real_options() {
+    use pnpkit::render::{DocPlan, KitOptions, Part, compile, plan_pieces};
+    let report = pnpkit::check::check(&root().join("tests/fixtures/minimal"), &[], &Default::default()).unwrap();
+    let game = &report.games[0];
+    let pieces = plan_pieces(game, "en", &KitOptions::default(), "/templates/shared/generic.typ");
+    for c in &pieces.chunks {
+        let name = c.out.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(name.ends_with(".pdf") && !name.ends_with(".pdf.pdf"), "{name}");
+    }
+    // A layout that reads outside the project: the hint must not name typst's `--root`.
+    let shared = pnpkit::render::world::Shared::new(root(), 0).unwrap();
+    let plan = DocPlan {
+        game: "demo".into(),
+        locale: "en".into(),
+        paper: None,
+        part: Part::Cover,
+        out: "demo/en/x.pdf".into(),
+        main: "#read(\"../../outside.txt\")\n".into(),
+        data: serde_json::json!({}),
+        pages: 1,
+    };
+    let mut sources = pnpkit::diag::SourceMap::default();
+    let Err(diags) = compile(&shared, &plan, &[], &mut sources) else {
+        panic!("a read outside the project compiled")
+    };
+    let text = pnpkit::diag::render_human(&diags, &sources, false);
+    assert!(!text.contains("--root"), "{text}");
+    assert!(text.contains("inside the project folder"), "{text}");
+}

@@ -333,11 +333,8 @@ pub fn plan_pieces(game: &Game, locale: &str, opts: &KitOptions, template: &str)
             locale: locale.to_owned(),
             paper: None,
             part: Part::Pieces,
-            out: dir.join(format!(
-                "{}-pieces{}.pdf",
-                game.id,
-                chunk_path(i).trim_start_matches("/pieces")
-            )),
+            // `demo-pieces-1.pdf`: the chunk's own number, one extension.
+            out: dir.join(format!("{}{}", game.id, chunk_path(i).trim_start_matches('/').replacen("pieces", "-pieces", 1))),
             main: main.clone(),
             data: json!({
                 "locale": locale,
@@ -808,9 +805,20 @@ fn typst_diagnostic(
         }
     }
     for hint in &d.hints {
-        diag = diag.help(hint.v.to_string());
+        diag = diag.help(hint_for_pnpkit(&hint.v));
     }
     diag
+}
+
+/// A typst hint in pnpkit's terms: typst's CLI options do not exist here.
+fn hint_for_pnpkit(hint: &str) -> String {
+    if hint.contains("--root") {
+        "pnpkit reads only files inside the project folder (where it runs, with `data/`, `templates/` \
+         and `fonts/`): move the file there"
+            .to_owned()
+    } else {
+        hint.to_owned()
+    }
 }
 
 fn code_title(code: Code) -> &'static str {
