@@ -48,13 +48,22 @@ fn kind_files(dir: &Path, kind: &str) -> Result<Vec<(Option<String>, PathBuf)>, 
 /// Reads a kind's components files with their comments.
 pub fn read_kind(dir: &Path, kind: &str) -> Result<Result<Vec<FileData>, (Diagnostic, SourceMap)>, Fatal> {
     let mut files = Vec::new();
+    // Read as `check` reads the pack: inside the data folder (the pack's parent).
+    let data = dir.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(dir);
+    let scope = Scope::within(data).map_err(|source| LoadError::Io {
+        path: data.to_path_buf(),
+        source,
+    })?;
     for (name, path) in kind_files(dir, kind)? {
-        let text = std::fs::read_to_string(&path).map_err(|source| LoadError::Io {
-            path: path.clone(),
-            source,
-        })?;
         let mut sources = SourceMap::default();
-        let id = sources.add(path.clone(), text.clone().into());
+        let text = match pack::read_file(&path, &Limits::default(), &scope)? {
+            pack::ReadFile::Text(t) => t,
+            pack::ReadFile::Rejected(make) => {
+                let id = sources.add(path.clone(), "".into());
+                return Ok(Err((make(id), sources)));
+            }
+        };
+        let id = sources.add(path.clone(), text.clone());
         match sheet::read_yaml(&text, id, name) {
             Ok(f) => files.push(f),
             Err(d) => return Ok(Err((*d, sources))),
