@@ -454,3 +454,30 @@ fn build_messages_name_real_files_and_real_options() {
     assert!(!text.contains("--root"), "{text}");
     assert!(text.contains("inside the project folder"), "{text}");
 }
+
+#[test]
+fn yaml_written_from_any_sheet_parses() {
+    // Found by the smoke fuzz test: a header cell over 1024 characters became
+    // an implicit key, and a control character in a `#` cell went raw into a
+    // comment; either way `import` wrote YAML that does not parse.
+    use pnpkit::diag::FileId;
+    use pnpkit::pack::yaml::{Limits, parse};
+    use pnpkit::sheet::{Entry, FileData, write_yaml};
+    let game = common::game("openwars");
+    let kind = &game.kinds["spell"];
+    let long = "k".repeat(1500);
+    let node = parse(&format!("id: x\n? {long}\n: 1\n"), FileId(0), &Limits::default()).unwrap();
+    let file = FileData {
+        name: None,
+        entries: vec![Entry {
+            comments: vec!["a\u{e}b\rc".into()],
+            node,
+            row: None,
+        }],
+    };
+    let written = write_yaml(kind, &game.locales, &file, &[]);
+    let back = parse(&written.text, FileId(0), &Limits::default());
+    assert!(back.is_ok(), "{:?}\n{}", back.err(), written.text);
+    let back = back.unwrap();
+    assert_eq!(back.as_seq().unwrap()[0].get(&long).map(|n| n.value.clone()), Some(pnpkit::pack::yaml::Value::Int(1)));
+}

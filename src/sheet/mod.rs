@@ -21,6 +21,8 @@ pub const COUNT_COLUMN: &str = "count";
 
 /// Lines longer than this are written in block style.
 const LINE: usize = 110;
+/// Longest key written as `key: value` (YAML's limit for implicit keys is 1024).
+const MAX_IMPLICIT_KEY: usize = 1000;
 
 /// One component as written: its comment lines and its YAML mapping.
 #[derive(Clone, Debug, PartialEq)]
@@ -195,7 +197,7 @@ pub fn write_yaml(kind: &Kind, locales: &[String], file: &FileData, cells: &[Ori
                     out.push('\n');
                 } else {
                     out.push_str("# ");
-                    out.push_str(c);
+                    out.push_str(&comment_text(c));
                     out.push('\n');
                 }
             }
@@ -206,9 +208,18 @@ pub fn write_yaml(kind: &Kind, locales: &[String], file: &FileData, cells: &[Ori
             out.push_str(if j == 0 { "- " } else { "  " });
             let key_start = out.len();
             let key = scalar(k);
-            out.push_str(&key);
-            out.push(':');
-            value(v, 2, key.len() + 4, &mut out);
+            if key.chars().count() > MAX_IMPLICIT_KEY {
+                // YAML reads at most 1024 characters as an implicit key: a
+                // longer one (a stray header cell) is written explicitly.
+                out.push_str("? ");
+                out.push_str(&key);
+                out.push_str("\n  :");
+                value(v, 2, 4, &mut out);
+            } else {
+                out.push_str(&key);
+                out.push(':');
+                value(v, 2, key.len() + 4, &mut out);
+            }
             if let (Some(row), Some(cols)) = (
                 e.row,
                 cells
@@ -239,6 +250,17 @@ pub fn write_yaml(kind: &Kind, locales: &[String], file: &FileData, cells: &[Ori
         }
     }
     Written { text: out, origins }
+}
+
+/// A comment line as YAML allows it: characters YAML does not allow raw
+/// (control characters, a carriage return that would end the line) become U+FFFD.
+fn comment_text(c: &str) -> std::borrow::Cow<'_, str> {
+    let bad = |ch: char| (ch.is_control() && ch != '\t') || matches!(ch, '\u{feff}' | '\u{fffe}' | '\u{ffff}');
+    if c.chars().any(bad) {
+        c.chars().map(|ch| if bad(ch) { '\u{fffd}' } else { ch }).collect::<String>().into()
+    } else {
+        c.into()
+    }
 }
 
 /// The top-level keys of a component in the canonical order (id, name,
@@ -532,7 +554,7 @@ pub fn write_csv(header: &[String], rows: &[Vec<String>]) -> Result<Vec<u8>, csv
 // ---------------------------------------------------------------- reading sheets
 
 mod read;
-pub use read::{MAX_CELL_BYTES, MAX_CELLS, MAX_COLUMNS, MAX_ROWS, ReadSheetError, Sheet, read_sheet};
+pub use read::{MAX_CELL_BYTES, MAX_CELLS, MAX_COLUMNS, MAX_ROWS, ReadSheetError, Sheet, parse_sheet, read_sheet};
 
 /// A column letter: 0 → A, 26 → AA.
 pub fn column_letter(mut i: usize) -> String {

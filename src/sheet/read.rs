@@ -183,16 +183,30 @@ pub fn read_sheet(path: &Path, name: Option<&str>, kind: &str) -> Result<Sheet, 
             )));
         }
     };
-    match ext.as_str() {
-        "csv" => read_csv(&data, file),
+    parse_sheet(data, &file, &ext, name, kind)
+}
+
+/// Reads a sheet from its bytes (`ext`: `csv`, `xlsx`, `xlsm` or `ods`),
+/// within the same limits as [`read_sheet`]. `file` names it in messages.
+pub fn parse_sheet(data: Vec<u8>, file: &str, ext: &str, name: Option<&str>, kind: &str) -> Result<Sheet, ReadSheetError> {
+    let path = Path::new(file);
+    if data.len() as u64 > max::SHEET {
+        return Err(ReadSheetError::Refused(Box::new(
+            Diagnostic::new(Code::FileTooLarge, format!("the sheet `{file}` is larger than {}", bytes(max::SHEET)))
+                .in_file(path),
+        )));
+    }
+    match ext {
+        "csv" => read_csv(&data, file.to_owned()),
         "ods" => {
-            check_zip(&data, &file)?;
-            read_ods(&data, &file, name, kind, path)
+            check_zip(&data, file)?;
+            read_ods(&data, file, name, kind, path)
         }
-        _ => {
-            check_zip(&data, &file)?;
-            read_xlsx(data, &file, name, kind, path)
+        "xlsx" | "xlsm" => {
+            check_zip(&data, file)?;
+            read_xlsx(data, file, name, kind, path)
         }
+        other => Err(ReadSheetError::Unreadable(format!("`.{other}` is not a sheet pnpkit reads"))),
     }
 }
 

@@ -18,6 +18,7 @@ thread_local! {
 }
 
 fn count(size: usize) {
+    count_all(size);
     let _ = BYTES.try_with(|b| b.set(b.get() + size as u64));
     let _ = CALLS.try_with(|c| c.set(c.get() + 1));
     let _ = LIVE.try_with(|l| {
@@ -73,6 +74,31 @@ pub fn measure<T>(f: impl FnOnce() -> T) -> (T, Work) {
         bytes: BYTES.with(Cell::get) - b0,
         calls: CALLS.with(Cell::get) - c0,
         peak: (PEAK.with(Cell::get) - base).max(0) as u64,
+    };
+    (out, work)
+}
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+static ALL_BYTES: AtomicU64 = AtomicU64::new(0);
+static ALL_CALLS: AtomicU64 = AtomicU64::new(0);
+
+/// Counts on every thread too (for work that runs on rayon's threads).
+pub fn count_all(size: usize) {
+    ALL_BYTES.fetch_add(size as u64, Ordering::Relaxed);
+    ALL_CALLS.fetch_add(1, Ordering::Relaxed);
+}
+
+/// Like [`measure`], counting the allocations of every thread: only
+/// meaningful while nothing else runs (hold a lock across tests).
+pub fn measure_all<T>(f: impl FnOnce() -> T) -> (T, Work) {
+    let b0 = ALL_BYTES.load(Ordering::Relaxed);
+    let c0 = ALL_CALLS.load(Ordering::Relaxed);
+    let out = f();
+    let work = Work {
+        bytes: ALL_BYTES.load(Ordering::Relaxed) - b0,
+        calls: ALL_CALLS.load(Ordering::Relaxed) - c0,
+        peak: 0,
     };
     (out, work)
 }
