@@ -70,3 +70,84 @@ fn did_you_mean_on_huge_words_does_no_work() {
     assert_eq!(s, Some("attack"));
     assert!(work.bytes < 1024 * 1024, "a huge candidate: {work:?}");
 }
+
+#[test]
+fn reliability_page_states_the_bounds_of_the_code() {
+    use pnpkit::fsx::read::{bytes, max};
+    use pnpkit::pack::yaml::{Limits, thousands};
+    use pnpkit::text::guard;
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/reliability.md")).unwrap();
+    let y = Limits::default();
+    let rows = [
+        ("pack file (YAML)", bytes(max::PACK_FILE), "fsx::read::max::PACK_FILE"),
+        ("deck or army list", bytes(max::DECK), "fsx::read::max::DECK"),
+        ("game log", bytes(max::LOG), "fsx::read::max::LOG"),
+        ("sheet file (CSV, XLSX, ODS)", bytes(max::SHEET), "fsx::read::max::SHEET"),
+        (
+            "workbook unzipped (all parts, counted while inflating)",
+            bytes(max::SHEET_UNZIPPED),
+            "fsx::read::max::SHEET_UNZIPPED",
+        ),
+        ("PO file, translation lock file", bytes(max::PO), "fsx::read::max::PO"),
+        (
+            "file read by a layout (template, image), gallery template",
+            bytes(max::TEMPLATE_FILE),
+            "fsx::read::max::TEMPLATE_FILE",
+        ),
+        ("font file", bytes(max::FONT), "fsx::read::max::FONT"),
+        ("YAML nodes in one file", thousands(y.max_nodes), "pack::yaml::Limits::max_nodes"),
+        ("YAML nesting depth", thousands(y.max_depth), "pack::yaml::Limits::max_depth"),
+        (
+            "values replayed by YAML aliases in one file",
+            thousands(y.max_alias_events),
+            "pack::yaml::Limits::max_alias_events",
+        ),
+        (
+            "YAML file size (the pack file limit)",
+            bytes(y.max_file_bytes),
+            "pack::yaml::Limits::max_file_bytes",
+        ),
+        ("sheet rows (header included)", thousands(pnpkit::sheet::MAX_ROWS), "sheet::MAX_ROWS"),
+        ("sheet columns", thousands(pnpkit::sheet::MAX_COLUMNS), "sheet::MAX_COLUMNS"),
+        (
+            "sheet cells (each row counted to its last filled cell)",
+            thousands(pnpkit::sheet::MAX_CELLS),
+            "sheet::MAX_CELLS",
+        ),
+        ("text in one sheet cell", bytes(pnpkit::sheet::MAX_CELL_BYTES as u64), "sheet::MAX_CELL_BYTES"),
+        (
+            "text template source",
+            format!("{} bytes", thousands(guard::MAX_TEMPLATE_BYTES)),
+            "text::guard::MAX_TEMPLATE_BYTES",
+        ),
+        (
+            "text template loop steps (all loops of one render) and `range` length",
+            thousands(guard::MAX_LOOP_STEPS as usize),
+            "text::guard::MAX_LOOP_STEPS",
+        ),
+        (
+            "text template output, and what `join`, `replace`, `indent` may build",
+            bytes(guard::MAX_OUTPUT_BYTES as u64),
+            "text::guard::MAX_OUTPUT_BYTES",
+        ),
+        (
+            "`~` concatenations in one text template",
+            thousands(guard::MAX_CONCATENATIONS),
+            "text::guard::MAX_CONCATENATIONS",
+        ),
+        (
+            "text template render time (a backstop; the counts trip first)",
+            format!("{} s", guard::MAX_RENDER_TIME.as_secs()),
+            "text::guard::MAX_RENDER_TIME",
+        ),
+        (
+            "word length compared for \"did you mean\"",
+            format!("{} characters", pnpkit::diag::MAX_SUGGEST_CHARS),
+            "diag::MAX_SUGGEST_CHARS",
+        ),
+    ];
+    for (what, value, constant) in rows {
+        let row = format!("| {what} | {value} | `{constant}` |");
+        assert!(doc.contains(&row), "docs/reliability.md lacks or misstates:\n{row}");
+    }
+}
