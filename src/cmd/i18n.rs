@@ -10,7 +10,6 @@ use crate::check::check;
 use crate::cli::{Cli, Format, I18nAction, I18nArgs};
 use crate::fsx::write_atomic;
 use crate::i18n::{Entry, State, inventory, parse_lock, state, to_po, write_lock};
-use crate::fsx::read::Scope;
 use crate::model::Game;
 use crate::pack::yaml::Limits;
 use crate::pack::{self, LoadError, ReadFile};
@@ -45,10 +44,7 @@ fn text_files(dir: &Path) -> Result<Vec<PathBuf>, LoadError> {
 /// The texts of a game, in file order.
 pub fn game_entries(game: &Game, limits: &Limits) -> Result<Vec<Entry>, LoadError> {
     let mut out = Vec::new();
-    let scope = Scope::within(&game.dir).map_err(|source| LoadError::Io {
-        path: game.dir.clone(),
-        source,
-    })?;
+    let scope = pack::pack_scope(&game.dir)?;
     for rel in text_files(&game.dir)? {
         let path = game.dir.join(&rel);
         let ReadFile::Text(text) = pack::read_file(&path, limits, &scope)? else {
@@ -70,7 +66,7 @@ pub(super) fn lock_path(game: &Game, locale: &str) -> PathBuf {
 /// The recorded source hashes of `locale`; none when the file is missing
 /// (or not a plain file of the pack, which `check` would not read either).
 pub(super) fn read_lock(game: &Game, locale: &str) -> BTreeMap<String, String> {
-    let Ok(scope) = Scope::within(&game.dir) else {
+    let Ok(scope) = pack::pack_scope(&game.dir) else {
         return BTreeMap::new();
     };
     crate::fsx::read::read_bounded(&lock_path(game, locale), crate::fsx::read::max::PO, &scope)

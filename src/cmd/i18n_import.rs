@@ -25,7 +25,7 @@ use crate::fsx::txn::{FileTxn, Scratch, copy_tree};
 use crate::i18n::{Edit, Entry, duplicates, hash, locate, parse_po, rewrite, write_lock};
 use crate::model::Game;
 use crate::pack::yaml::Limits;
-use crate::pack::{self, Input, LoadError, ReadFile};
+use crate::pack::{self, Input, ReadFile};
 
 /// Where an edit came from: the PO file (in the run's sources) and line.
 #[derive(Clone, Copy)]
@@ -163,10 +163,7 @@ fn rewrite_files(
     diags: &mut Vec<Diagnostic>,
 ) -> Result<Vec<(String, String)>, Fatal> {
     let limits = Limits::default();
-    let scope = Scope::within(&game.dir).map_err(|source| LoadError::Io {
-        path: game.dir.clone(),
-        source,
-    })?;
+    let scope = pack::pack_scope(&game.dir)?;
     let mut out = Vec::new();
     for (rel, edits) in &plan.files {
         let path = game.dir.join(rel);
@@ -216,7 +213,7 @@ fn check_in_scratch(
         let path = path.to_path_buf();
         move |source| Fatal::Write { path, source }
     };
-    let scratch = Scratch::begin(data).map_err(io(data))?;
+    let scratch = Scratch::beside(data).map_err(io(data))?;
     let folder = game.dir.file_name().unwrap_or_default();
     let copy = scratch.path().join(folder);
     let scope = Scope::within(data).map_err(io(data))?;

@@ -48,12 +48,8 @@ fn kind_files(dir: &Path, kind: &str) -> Result<Vec<(Option<String>, PathBuf)>, 
 /// Reads a kind's components files with their comments.
 pub fn read_kind(dir: &Path, kind: &str) -> Result<Result<Vec<FileData>, (Diagnostic, SourceMap)>, Fatal> {
     let mut files = Vec::new();
-    // Read as `check` reads the pack: inside the data folder (the pack's parent).
-    let data = dir.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(dir);
-    let scope = Scope::within(data).map_err(|source| LoadError::Io {
-        path: data.to_path_buf(),
-        source,
-    })?;
+    // Read as `check` reads the pack: inside the data folder.
+    let scope = pack::pack_scope(dir)?;
     for (name, path) in kind_files(dir, kind)? {
         let mut sources = SourceMap::default();
         let text = match pack::read_file(&path, &Limits::default(), &scope)? {
@@ -190,7 +186,7 @@ pub fn import(cli: &Cli, args: &ImportArgs) -> Result<Outcome, Fatal> {
         let path = path.to_path_buf();
         move |source| Fatal::Write { path, source }
     };
-    let scratch = Scratch::begin(&cli.data).map_err(io(&cli.data))?;
+    let scratch = Scratch::beside(&cli.data).map_err(io(&cli.data))?;
     let folder = game.dir.file_name().unwrap_or_default();
     let copy = scratch.path().join(folder);
     let scope = Scope::within(&cli.data).map_err(io(&cli.data))?;

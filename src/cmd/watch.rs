@@ -418,7 +418,8 @@ fn tree_hash(dir: &Path) -> u64 {
         }
     }
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    if let Ok(scope) = crate::fsx::read::Scope::within(dir) {
+    // The build reads these files within the project folder (the parent of `templates/`).
+    if let Ok(scope) = crate::fsx::read::Scope::within(dir.parent().unwrap_or(dir)) {
         walk(dir, &mut h, &scope);
     }
     h.finish()

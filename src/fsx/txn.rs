@@ -96,12 +96,30 @@ fn recover_in(root: &Path, legacy: bool) -> io::Result<usize> {
             }
             fs::remove_dir_all(&path)?;
             n += 1;
-        } else if !is_dir && (name.starts_with(PREFIX) || (legacy && is_legacy_temp_file(&name))) {
+        } else if !is_dir
+            && ((name.starts_with(PREFIX) && !writer_alive(&name)) || (legacy && is_legacy_temp_file(&name)))
+        {
             fs::remove_file(&path)?;
             n += 1;
         }
     }
     Ok(n)
+}
+
+/// Whether the process that is writing `.pnpkit-tmp-<pid>-<name>` still runs
+/// (checked on Linux; elsewhere a temporary file is taken as abandoned).
+fn writer_alive(name: &str) -> bool {
+    let pid = name
+        .strip_prefix(PREFIX)
+        .and_then(|n| n.strip_prefix("tmp-"))
+        .and_then(|n| n.split_once('-'))
+        .map(|(pid, _)| pid);
+    match pid {
+        Some(pid) if cfg!(target_os = "linux") && !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()) => {
+            Path::new("/proc").join(pid).exists()
+        }
+        _ => false,
+    }
 }
 
 /// `.<name>.<pid>.tmp`: what `write_atomic` named its temporary files before.
@@ -269,6 +287,13 @@ impl Scratch {
         recover(root)?;
         let (dir, lock) = staging(root, "scratch")?;
         Ok(Scratch { dir, _lock: lock })
+    }
+
+    /// A scratch folder beside `root`, or in the temporary folder when
+    /// `root` cannot be written (a read-only data folder checked with
+    /// `import --check`); killed runs' leftovers are removed from both.
+    pub fn beside(root: &Path) -> io::Result<Scratch> {
+        Scratch::begin(root).or_else(|e| Scratch::begin(&std::env::temp_dir()).map_err(|_| e))
     }
 
     pub fn path(&self) -> &Path {
