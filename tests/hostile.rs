@@ -481,3 +481,113 @@ fn yaml_written_from_any_sheet_parses() {
     let back = back.unwrap();
     assert_eq!(back.as_seq().unwrap()[0].get(&long).map(|n| n.value.clone()), Some(pnpkit::pack::yaml::Value::Int(1)));
 }
+
+// ---------------------------------------------------------------- measurements
+
+/// Not a test: measures every hostile case of issue 15 with the binary this
+/// test is built with (`cargo test --release --test hostile -- --ignored
+/// measure --nocapture`) and prints the table of docs/reliability.md:
+/// exit code, seconds and peak memory (`/usr/bin/time`).
+#[test]
+#[ignore = "a measurement for docs/reliability.md, run by hand in release mode"]
+fn measure_every_hostile_case() {
+    let p = Project::new();
+    let dir = p.dir.path();
+    let data = root().join("data");
+    let data = data.to_str().unwrap();
+    common::copy_dir(&root().join("data/openwars"), &dir.join("ow/openwars"));
+    let write = |name: &str, bytes: &[u8]| std::fs::write(dir.join(name), bytes).unwrap();
+    // Sheets.
+    xlsx_with(
+        &dir.join("far.xlsx"),
+        r#"<row r="1"><c r="A1" t="inlineStr"><is><t>id</t></is></c></row><row r="1048576"><c r="XFD1048576" t="inlineStr"><is><t>x</t></is></c></row>"#,
+    );
+    let row = "call-of-the-jaguar,Llamado del Jaguar,Call of the Jaguar,,amazons,instant,3,a,b,,\n";
+    write("big.csv", row.repeat(100 * 1024 * 1024 / row.len()).as_bytes());
+    let mut csv = String::from("id,name.es,name.en\n");
+    for i in 0..1_000_000 {
+        csv.push_str(&format!("s{i},a,b\n"));
+    }
+    write("rows.csv", csv.as_bytes());
+    ods_with(
+        &dir.join("repeat.ods"),
+        r#"<table:table-row table:number-rows-repeated="1048576"><table:table-cell table:number-columns-repeated="16384" office:value-type="string"><text:p>x</text:p></table:table-cell></table:table-row>"#,
+    );
+    ods_with(
+        &dir.join("spaces.ods"),
+        r#"<table:table-row><table:table-cell office:value-type="string"><text:p>id<text:s text:c="1000000000"/></text:p></table:table-cell></table:table-row>"#,
+    );
+    xlsx_with(&dir.join("bomb.xlsx"), &" ".repeat(200 * 1024 * 1024));
+    Command::new("mkfifo").arg(dir.join("fifo.yaml")).status().unwrap();
+    // 20,000 diagnostics in one file.
+    let mut cards = String::new();
+    for i in 0..20_000 {
+        cards.push_str(&format!("- id: c{i}\n  name: {{es: C, en: C}}\n  house: sun\n  power: 12\n  kind: attack\n"));
+    }
+    common::copy_dir(&root().join("tests/fixtures/minimal/demo"), &dir.join("diags/demo"));
+    std::fs::write(dir.join("diags/demo/components/card.yaml"), cards).unwrap();
+    // A 10-million-character deck line; a deck of 1,000,000 lines is the deck reader's own case.
+    write("long-line.txt", format!("1 {}\n", "x".repeat(10_000_000)).as_bytes());
+    // Text templates.
+    let with_text = |name: &str, en: &str| {
+        common::copy_dir(&root().join("tests/fixtures/minimal/demo"), &dir.join(name).join("demo"));
+        let card = dir.join(name).join("demo/components/card.yaml");
+        let t = std::fs::read_to_string(&card).unwrap();
+        std::fs::write(
+            &card,
+            t.replace("en: \"If you win with {{ power }} or more, draw a card.\"", &format!("en: '{en}'")),
+        )
+        .unwrap();
+    };
+    with_text("loops", "{% for i in range(end=100000) %}{% for j in range(end=100000) %}{{ i }}{% endfor %}{% endfor %}");
+    with_text("doubling", "{% set_global s = \"x\" %}{% for i in range(end=60) %}{% set_global s = s ~ s %}{% endfor %}{{ s }}");
+    // A pack file linked to /etc/passwd.
+    common::copy_dir(&root().join("tests/fixtures/minimal/demo"), &dir.join("passwd/demo"));
+    std::fs::remove_file(dir.join("passwd/demo/components/card.yaml")).unwrap();
+    std::os::unix::fs::symlink("/etc/passwd", dir.join("passwd/demo/components/card.yaml")).unwrap();
+    // A PO file of 100 MB.
+    std::fs::create_dir_all(dir.join("po/demo/i18n")).unwrap();
+    write("po/demo/i18n/en.po", "# a comment line of the file\n".repeat(100 * 1024 * 1024 / 29).as_bytes());
+    let cases: &[(&str, &[&str])] = &[
+        ("XLSX, cells A1 and XFD1048576 (1.5 KB)", &["--data", "ow", "import", "openwars", "spell", "far.xlsx", "--check"]),
+        ("CSV of 100 MB", &["--data", "ow", "import", "openwars", "spell", "big.csv", "--check"]),
+        ("CSV of 1,000,000 rows", &["--data", "ow", "import", "openwars", "spell", "rows.csv", "--check"]),
+        ("ODS, one cell repeated over 16,384 columns × 1,048,576 rows", &["--data", "ow", "import", "openwars", "spell", "repeat.ods", "--check"]),
+        ("ODS, `<text:s text:c=\"1000000000\"/>`", &["--data", "ow", "import", "openwars", "spell", "spaces.ods", "--check"]),
+        ("XLSX that unzips to 200 MiB", &["--data", "ow", "import", "openwars", "spell", "bomb.xlsx", "--check"]),
+        ("`/dev/zero` as a deck", &["--data", data, "deck", "xterminio", "/dev/zero"]),
+        ("`/dev/zero` as a log", &["--data", data, "log", "/dev/zero"]),
+        ("`/dev/zero` as a sheet", &["--data", "ow", "import", "openwars", "spell", "/dev/zero"]),
+        ("a FIFO as a log", &["--data", data, "log", "fifo.yaml"]),
+        ("20,000 diagnostics in one file, human format", &["--data", "diags", "check"]),
+        ("20,000 diagnostics in one file, JSON", &["--data", "diags", "check", "--format", "json"]),
+        ("a deck line of 10,000,000 characters (\"did you mean\")", &["--data", data, "deck", "xterminio", "long-line.txt"]),
+        ("nested `range` loops in a card text", &["--data", "loops", "check"]),
+        ("`set_global` doubling in a card text", &["--data", "doubling", "check"]),
+        ("a pack file linked to /etc/passwd", &["--data", "passwd", "check"]),
+        ("a PO file of 100 MB", &["--data", "diags", "i18n", "import", "--out", "po"]),
+    ];
+    println!("| case | exit | time | peak memory |\n|---|---|---|---|");
+    for (what, args) in cases {
+        let o = Command::new("/usr/bin/time")
+            .args(["-f", "TIME %e %M"])
+            .arg(env!("CARGO_BIN_EXE_pnpkit"))
+            .args(*args)
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        let line = err.lines().rev().find(|l| l.starts_with("TIME ")).unwrap_or("TIME ? 0");
+        let parts: Vec<&str> = line.split_whitespace().collect();
+        let kb: f64 = parts[2].parse().unwrap_or(0.0);
+        let code = String::from_utf8_lossy(&o.stdout);
+        let code = code.lines().find(|l| l.contains("error[E")).unwrap_or("").chars().take(60).collect::<String>();
+        println!(
+            "| {what} | {} `{}` | {} s | {:.0} MB |",
+            o.status.code().map_or("killed".into(), |c| c.to_string()),
+            code.trim(),
+            parts[1],
+            kb / 1024.0
+        );
+    }
+}
