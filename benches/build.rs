@@ -47,7 +47,7 @@ fn typst_only(shared: &Shared, games: &[Game], opts: &KitOptions) {
                 .enumerate()
                 .map(|(i, c)| {
                     let mut s = pnpkit::diag::SourceMap::default();
-                    let doc = compile(shared, c, &[], &mut s).ok().unwrap();
+                    let doc = compile(shared, c, &[], &mut s, None).ok().unwrap();
                     (
                         chunk_path(i),
                         typst::foundations::Bytes::new(pdf(shared, c, &doc.document).unwrap()),
@@ -69,7 +69,7 @@ fn typst_only(shared: &Shared, games: &[Game], opts: &KitOptions) {
         .collect();
     docs.par_iter().for_each(|(d, f)| {
         let mut s = pnpkit::diag::SourceMap::default();
-        let doc = compile(shared, d, f, &mut s).ok().unwrap();
+        let doc = compile(shared, d, f, &mut s, None).ok().unwrap();
         pdf(shared, d, &doc.document).unwrap();
     });
 }

@@ -66,10 +66,12 @@ pub enum Command {
         after_help = "Examples:\n  pnpkit deck xterminio data/xterminio/decks/resistance.txt\n  \
                             pnpkit deck mythic my-army.txt --players 3\n  \
                             pnpkit deck mythic ally.txt --mode three-vs-one --role ally\n  \
-                            pnpkit deck openwars army.txt --param gold=40\n\n\
-                            Lists are plain text (one `3 Card name` or `3x Card name` per line, `#` comments,\n\
-                            section headers, `hero: Medusa` header lines) or YAML (docs/decks.md).\n\
-                            Exit codes: 0 legal, 1 illegal, 2 unreadable."
+                            pnpkit deck openwars army.txt --param gold=40\n  \
+                            pnpkit deck unmatched --batch registrations/    one verdict per list, CSV, JSON, sheets\n\n\
+                            Lists are pasted text (`3 Card name`, `3x Name`, `Name x3`, `Name (3)`, `Name<TAB>3`,\n\
+                            CSV with a header row, Markdown lists, MTG Arena-style `3 Name (SET) 12`, section\n\
+                            headers, `hero: Medusa` / `héroe: Medusa` header lines) or YAML (docs/decks.md).\n\
+                            Exit codes: 0 legal, 1 illegal (any list of a batch), 2 unreadable."
     )]
     Deck(DeckArgs),
 
@@ -91,6 +93,18 @@ pub enum Command {
                             pnpkit build --ink-saver            no background fills"
     )]
     Build(BuildArgs),
+
+    /// Inspect the laid-out kits as they will print: text too small, text or key elements outside a
+    /// piece's safe zone, text cut off by its box, raster images below 300 ppi. Writes nothing.
+    #[command(
+        after_help = "Examples:\n  pnpkit preflight                   every game, both locales and papers\n  \
+                            pnpkit preflight mythic --locale es\n  \
+                            pnpkit preflight --min-text 7 --safe 4\n\n\
+                            Each finding names the piece, the locale and the template line that drew it.\n\
+                            Mark a key element of a design with the label <key> (`box[…] <key>`) to keep it in the safe zone.\n\
+                            Exit codes: 0 clean, 1 findings, 2 unreadable."
+    )]
+    Preflight(PreflightArgs),
 
     /// Export card images for print-on-demand shops and Tabletop Simulator decks.
     #[command(
@@ -170,9 +184,20 @@ pub struct DeckArgs {
     #[arg(value_name = "GAME")]
     pub game: String,
 
-    /// The deck or army list: plain text (`3 Card name` per line) or YAML.
+    /// The deck or army lists: pasted text (`3 Card name`, `Name x3`, a spreadsheet or CSV
+    /// paste, Markdown …) or YAML. Several files make a batch.
     #[arg(value_name = "FILE")]
-    pub file: PathBuf,
+    pub files: Vec<PathBuf>,
+
+    /// Check every list in this folder (`.txt`, `.md`, `.csv`, `.tsv`, `.yaml`): one verdict per
+    /// list, a CSV and JSON of the verdicts and a printable decklist sheet per list.
+    #[arg(long, value_name = "DIR")]
+    pub batch: Option<PathBuf>,
+
+    /// Where a batch writes `verdicts.csv`, `verdicts.json` and the decklist sheets
+    /// (default `output/<game>/decklists`).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
 
     /// Game mode (a mode id of the pack, e.g. `duel`); overrides the list's `mode:` line.
     #[arg(long)]
@@ -189,6 +214,10 @@ pub struct DeckArgs {
     /// A header value, e.g. `--param gold=40` for a budget.
     #[arg(long, value_name = "NAME=VALUE")]
     pub param: Vec<String>,
+
+    /// The language of messages and sheets (`en`, `es`); default: the list's own.
+    #[arg(long)]
+    pub locale: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -230,6 +259,28 @@ pub struct Selection {
 }
 
 #[derive(Debug, Args)]
+pub struct PreflightArgs {
+    #[command(flatten)]
+    pub select: Selection,
+
+    /// Paper sizes whose sheets are inspected too.
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [PaperArg::A4, PaperArg::Letter])]
+    pub paper: Vec<PaperArg>,
+
+    /// Smallest text size in points.
+    #[arg(long, value_name = "PT", default_value_t = 6.0)]
+    pub min_text: f64,
+
+    /// Smallest resolution of a raster image at its printed size, in pixels per inch.
+    #[arg(long, value_name = "PPI", default_value_t = 300.0)]
+    pub min_ppi: f64,
+
+    /// Safe zone: how far inside the cut line text and key elements must stay, in mm.
+    #[arg(long, value_name = "MM", default_value_t = 3.0)]
+    pub safe: f64,
+}
+
+#[derive(Debug, Args)]
 pub struct BuildArgs {
     #[command(flatten)]
     pub select: Selection,
@@ -250,6 +301,14 @@ pub struct BuildArgs {
     #[arg(long)]
     pub ink_saver: bool,
 
+    /// A designer's proof: mark invented (`sample: true`) values on the pieces. A player's kit never shows them.
+    #[arg(long)]
+    pub proof: bool,
+
+    /// Exit with 1 when the build has warnings (text cut off by its box, a character no font can draw …).
+    #[arg(long)]
+    pub deny_warnings: bool,
+
     /// Unprintable printer margin in mm.
     #[arg(long, default_value_t = 5.0)]
     pub margin: f64,
@@ -268,6 +327,12 @@ pub struct ExportArgs {
     /// Image size: MakePlayingCards (822×1122 px for poker), The Game Crafter (825×1125), or exact 300 dpi.
     #[arg(long, value_enum, default_value_t = StyleArg::Mpc)]
     pub style: StyleArg,
+
+    /// Instead: the files a print shop takes, laid out at its card sizes, bleed and safe zone, one set per
+    /// deck, copies expanded (The Game Crafter and MakePlayingCards: PNG per card; DriveThruCards: PDF per
+    /// deck, back first; pnp: print-ready PDF per deck at the pack's sizes). See docs/print.md.
+    #[arg(long, value_enum)]
+    pub shop: Option<ShopArg>,
 
     /// Prefix for image addresses in the Tabletop Simulator JSON (a URL or a folder).
     #[arg(long, default_value = "")]
@@ -375,6 +440,18 @@ pub enum StyleArg {
     Mpc,
     Tgc,
     Exact,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ShopArg {
+    /// The Game Crafter.
+    Tgc,
+    /// MakePlayingCards.
+    Mpc,
+    /// DriveThruCards.
+    Dtc,
+    /// Any shop that takes print-ready PDFs.
+    Pnp,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

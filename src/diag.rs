@@ -82,6 +82,18 @@ codes! {
     FileRefused = "E031", "file-refused", Error, "A file is not read: a directory, FIFO or device, or a link (symbolic or hard) that leads outside the project.";
     SheetLimit = "E032", "sheet-limit", Error, "A sheet given to `import` is beyond a limit: a cell past the last row or column allowed, too many cells, a cell too long, a workbook that unzips to too much (reported by `import`).";
     TranslationImport = "E033", "i18n-import", Error, "A PO file cannot be imported: a line that is not PO, an entry given twice, a text id the pack lacks, a source changed since the export, a translation that cannot be placed (reported by `i18n import`).";
+    PreflightTextSize = "W040", "preflight-text-size", Warning, "Printed text is smaller than the minimum size (6 pt unless `--min-text` says otherwise; reported by `preflight`).";
+    PreflightSafeZone = "W041", "preflight-safe-zone", Warning, "Text or a key element of a piece reaches outside its safe zone, where a cut slightly off the line would touch it (reported by `preflight`).";
+    PreflightClippedText = "W042", "preflight-clipped-text", Warning, "Text does not fit its box and is cut off where it is printed (reported by `preflight`).";
+    PreflightImageResolution = "W043", "preflight-image-resolution", Warning, "A raster image prints below 300 pixels per inch at its size on the piece (reported by `preflight`).";
+    ShopSize = "W044", "shop-size", Warning, "A print shop sells no card of this kind's size: its decks are left out of that shop's export (reported by `export --shop`).";
+    MalformedMarkup = "E045", "malformed-markup", Error, "A text's markup is malformed: a `**` or `*` that opens bold or italic text is never closed.";
+    UnknownIcon = "E046", "unknown-icon", Error, "A text names an icon (`:name:`) that game.yaml does not declare under `icons:`.";
+    BadAsset = "E047", "bad-asset", Error, "An icon or artwork file of the pack cannot be used: missing (icons), not decodable, too large, a link, or outside the pack.";
+    MissingArt = "W048", "missing-art", Warning, "An image field names artwork that does not exist yet: the kit prints a labelled placeholder.";
+    LowResolutionArt = "W049", "low-resolution-art", Warning, "Artwork has fewer than 300 pixels per inch at the size it prints.";
+    UnknownFont = "E050", "unknown-font", Error, "A font family the pack or a layout asks for is not in `fonts/`: pnpkit never falls back to another font.";
+    MissingGlyph = "W051", "missing-glyph", Warning, "A text has a character that no font in `fonts/` can draw (reported by `build` and `preflight`).";
 }
 
 /// Identifies a file in a [`SourceMap`].
@@ -99,7 +111,7 @@ pub struct Span {
 }
 
 /// A source file as read from disk.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct SourceFile {
     pub path: PathBuf,
     pub text: Arc<str>,
@@ -132,7 +144,7 @@ impl SourceFile {
 }
 
 /// Every file read during a run, so diagnostics can show snippets.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct SourceMap {
     files: Vec<SourceFile>,
 }
@@ -349,8 +361,11 @@ pub fn render_human(diags: &[Diagnostic], sources: &SourceMap, color: bool) -> S
 
 /// The most source text one snippet shows; a longer line is named, not shown.
 const MAX_SNIPPET_BYTES: usize = 16 * 1024;
-/// Related labels this many lines from the primary one share its snippet.
-const NEAR_LINES: usize = 12;
+/// Related labels in the primary's file share its snippet (the lines between
+/// folded away) when they are at most this many lines from it; farther ones,
+/// or a shared snippet over [`MAX_SNIPPET_BYTES`], get snippets of their own.
+/// Either way a diagnostic costs a bounded number of lines.
+const NEAR_LINES: usize = 200;
 
 /// The part of a file one snippet shows: whole lines around some spans.
 struct Window<'a> {
@@ -418,7 +433,7 @@ fn place_window<'a>(
     }
 }
 
-fn render_one(d: &Diagnostic, sources: &SourceMap, renderer: &Renderer) -> String {
+fn render_one<'a>(d: &'a Diagnostic, sources: &'a SourceMap, renderer: &Renderer) -> String {
     let level = match d.severity {
         Severity::Error => Level::ERROR,
         Severity::Warning => Level::WARNING,
@@ -434,15 +449,17 @@ fn render_one(d: &Diagnostic, sources: &SourceMap, renderer: &Renderer) -> Strin
     if let Some(span) = d.span {
         let file = sources.get(span.file);
         let primary_line = file.line_of(span.start);
-        let mut marks = vec![(span.start..span.end.max(span.start), d.label.as_deref(), true)];
-        let mut others = Vec::new();
-        for l in &d.related {
-            let near = l.span.file == span.file && file.line_of(l.span.start).abs_diff(primary_line) <= NEAR_LINES;
-            if near {
-                marks.push((l.span.start..l.span.end.max(l.span.start), Some(l.message.as_str()), false));
-            } else {
-                others.push(l);
-            }
+        let primary = (span.start..span.end.max(span.start), d.label.as_deref(), true);
+        let mark = |l: &'a Label| (l.span.start..l.span.end.max(l.span.start), Some(l.message.as_str()), false);
+        let near = |l: &Label| l.span.file == span.file && file.line_of(l.span.start).abs_diff(primary_line) <= NEAR_LINES;
+        let mut marks: Vec<Mark> = std::iter::once(primary.clone())
+            .chain(d.related.iter().filter(|l| near(l)).map(mark))
+            .collect();
+        let mut others: Vec<&Label> = d.related.iter().filter(|l| !near(l)).collect();
+        if marks.len() > 1 && window(file, marks.clone()).is_none() {
+            // Too much text between them: every label gets a snippet of its own.
+            marks = vec![primary];
+            others = d.related.iter().collect();
         }
         place(file, span, marks);
         for l in others {

@@ -33,14 +33,34 @@ fn strings(locale: &str) -> Value {
 }
 
 /// A field value as text for the page.
-fn show(v: &Value) -> String {
+/// A field's value as HTML: texts with their markup rendered, everything
+/// else escaped; lists joined, records as `key: value` pairs.
+fn show_html(v: &crate::model::FieldValue, locale: &str) -> String {
+    show(v, locale, true)
+}
+
+/// A field's value as text (`html`: rendered and escaped for the page, else plain for search).
+fn show(v: &crate::model::FieldValue, locale: &str, html: bool) -> String {
+    use crate::markup::html_escape;
+    use crate::model::FieldValue;
+    let esc = |s: &str| if html { html_escape(s) } else { s.to_owned() };
     match v {
-        Value::String(s) => s.clone(),
-        Value::Null => String::new(),
-        Value::Array(items) if items.iter().all(|i| !i.is_object() && !i.is_array()) => {
-            items.iter().map(show).collect::<Vec<_>>().join(", ")
-        }
-        other => other.to_string(),
+        FieldValue::Text(t) if html => crate::markup::html(t.get(locale)),
+        FieldValue::Text(t) => crate::markup::parse(t.get(locale)).0.to_plain(),
+        FieldValue::Str(s) => esc(s),
+        FieldValue::Bool(b) => if *b { "✓" } else { "–" }.to_owned(),
+        FieldValue::Int(i) => i.to_string(),
+        FieldValue::Number(n) => n.to_string(),
+        FieldValue::List(items) => items
+            .iter()
+            .map(|i| show(i, locale, html))
+            .collect::<Vec<_>>()
+            .join(", "),
+        FieldValue::Record(r) => r
+            .iter()
+            .map(|(k, x)| format!("{}: {}", esc(k), show(x, locale, html)))
+            .collect::<Vec<_>>()
+            .join("; "),
     }
 }
 
@@ -73,7 +93,7 @@ pub fn gallery(
         .par_iter()
         .map(|c| {
             let mut sources = SourceMap::default();
-            compile(shared, c, &[], &mut sources).map_err(|d| (d, sources))
+            compile(shared, c, &[], &mut sources, None).map_err(|d| (d, sources))
         })
         .collect();
     let mut compiled = Vec::new();
@@ -96,11 +116,6 @@ pub fn gallery(
     if !problems.is_empty() {
         return Err(problems);
     }
-    let view = pieces
-        .chunks
-        .first()
-        .map(|c| c.data["game"].clone())
-        .unwrap_or(Value::Null);
     let mut jobs = Vec::new();
     let mut components = Vec::new();
     let mut kinds = Vec::new();
@@ -125,12 +140,10 @@ pub fn gallery(
                 jobs.push((chunk, page, rel.clone()));
                 rel
             });
-            let fields = view["components"][&kind.id][&c.id]["fields"].clone();
-            let shown: Vec<Value> = fields
-                .as_object()
-                .into_iter()
-                .flatten()
-                .map(|(k, v)| json!({"name": k.replace('_', " "), "value": show(v)}))
+            let shown: Vec<Value> = c
+                .fields
+                .iter()
+                .map(|(k, v)| json!({"name": k.replace('_', " "), "value": show_html(v, locale)}))
                 .collect();
             let name = c.name.get(locale);
             let search = format!(
@@ -138,7 +151,11 @@ pub fn gallery(
                 name,
                 c.id,
                 kind.name.get(locale),
-                shown.iter().map(|f| show(&f["value"])).collect::<Vec<_>>().join(" ")
+                c.fields
+                    .values()
+                    .map(|v| show(v, locale, false))
+                    .collect::<Vec<_>>()
+                    .join(" ")
             )
             .to_lowercase();
             components.push(json!({
@@ -162,7 +179,7 @@ pub fn gallery(
             Some((PathBuf::from(rel), svg.into_bytes()))
         })
         .collect();
-    let rules = crate::render::book::rules_view(game, locale);
+    let rules = crate::render::book::rules_view(game, locale, crate::markup::TextOut::Html);
     let chapters: Vec<Value> = rules["chapters"]
         .as_array()
         .into_iter()

@@ -9,6 +9,12 @@ use serde::Serialize;
 
 use crate::diag::Span;
 
+pub mod construction;
+pub mod reference;
+
+pub use construction::Construction;
+pub use reference::Reference;
+
 /// A player-facing text: one string per locale, in the pack's locale order.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(transparent)]
@@ -102,6 +108,11 @@ pub enum FieldType {
     Record {
         fields: IndexMap<String, FieldSpec>,
     },
+    /// Artwork: a file of the pack (`art/…`, relative to the pack folder),
+    /// printed at `size` (mm) when declared, else at the piece's trim size.
+    Image {
+        size: Option<Size>,
+    },
 }
 
 impl FieldType {
@@ -119,11 +130,12 @@ impl FieldType {
             FieldType::Cell { .. } => "cell",
             FieldType::List { .. } => "list",
             FieldType::Record { .. } => "record",
+            FieldType::Image { .. } => "image",
         }
     }
 
     pub const NAMES: &'static [&'static str] = &[
-        "int", "number", "bool", "string", "text", "enum", "color", "ref", "member", "cell", "list", "record",
+        "int", "number", "bool", "string", "text", "enum", "color", "ref", "member", "cell", "list", "record", "image",
     ];
 }
 
@@ -135,6 +147,9 @@ pub struct FieldSpec {
     pub required: bool,
     pub default: Option<FieldValue>,
     pub help: Option<String>,
+    /// Enums: the name of each value per locale (`values: {attack: {es: Ataque, en: Attack}}`).
+    #[serde(skip_serializing_if = "IndexMap::is_empty")]
+    pub labels: IndexMap<String, Text>,
 }
 
 /// A component kind declared in `game.yaml`.
@@ -338,12 +353,19 @@ pub struct Game {
     pub rule_ids: Vec<String>,
     /// Deck and army construction rules, if the game has lists to check.
     #[serde(skip)]
-    pub construction: Option<crate::deck::Construction>,
+    pub construction: Option<Construction>,
     /// Glossary, facts, rules chapters and quick reference.
     #[serde(skip)]
-    pub reference: crate::reference::Reference,
+    pub reference: Reference,
     #[serde(skip)]
     pub dir: PathBuf,
+    /// Icons texts may name (`:gold:`): name → its name in every locale.
+    pub icons: IndexMap<String, Text>,
+    /// Font families by role (`title`, `body` …), all present in `fonts/`.
+    pub fonts: IndexMap<String, String>,
+    /// The pack's icon and art files, by the path layouts read them at (`/pack/…`).
+    #[serde(skip)]
+    pub assets: std::sync::Arc<Vec<(String, std::sync::Arc<Vec<u8>>)>>,
 }
 
 impl Game {

@@ -101,6 +101,9 @@ fn field_schema(spec: &FieldSpec, locales: &[String]) -> Value {
         FieldType::Text => text_schema(locales, ""),
         FieldType::Enum { values } => json!({"enum": values}),
         FieldType::Color => json!({"type": "string", "pattern": "^#[0-9a-fA-F]{6}$"}),
+        FieldType::Image { .. } => {
+            json!({"type": "string", "description": "a path inside the pack, such as art/zeus.png"})
+        }
         FieldType::Ref { .. } | FieldType::Member { .. } => json!({"type": "string"}),
         FieldType::Cell { .. } => json!({"type": "string", "pattern": "^[A-Z]+[1-9][0-9]*$"}),
         FieldType::List { of, min, max, unique } => {
@@ -164,7 +167,18 @@ pub fn game_schema() -> Value {
             "default": {"description": "Value used when the field is absent."},
             "help": {"type": "string", "description": "Shown in diagnostics and editors."},
             "min": {"type": "number"}, "max": {"type": "number"},
-            "values": {"type": "array", "items": {"type": ["string", "integer"]}},
+            "values": {
+                "description": "enum: the allowed values, or a mapping from each value to its name per locale.",
+                "type": ["array", "object"],
+                "items": {"type": ["string", "integer"]},
+                "additionalProperties": {"$ref": "#/definitions/text"}
+            },
+            "size": {
+                "type": "object",
+                "description": "image: the size the art prints at (mm), for the resolution check.",
+                "properties": {"width": {"type": "number"}, "height": {"type": "number"}},
+                "additionalProperties": false
+            },
             "to": {"type": "string", "description": "ref: the kind referenced."},
             "of": {"description": "list: the item declaration; member: `<ref field>.<list field>` or `self.<list field>`."},
             "also": {"type": "array", "items": {"type": "string"}, "description": "ref/member: extra accepted values."},
@@ -205,6 +219,16 @@ pub fn game_schema() -> Value {
             "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"},
             "name": {"$ref": "#/definitions/text"},
             "locales": {"type": "array", "items": {"type": "string", "pattern": "^[a-z]{2,3}$"}, "minItems": 1, "uniqueItems": true},
+            "icons": {
+                "type": "object",
+                "description": "Icons texts may name (`:gold:`): `icons/<name>.svg`, each with its name per locale.",
+                "additionalProperties": {"$ref": "#/definitions/text"}
+            },
+            "fonts": {
+                "type": "object",
+                "description": "Font families by role (`title: \"DejaVu Sans\"`); each must be in `fonts/`.",
+                "additionalProperties": {"type": "string"}
+            },
             "construction": {
                 "type": "object",
                 "description": "Deck and army construction rules checked by `pnpkit deck` (docs/decks.md).",

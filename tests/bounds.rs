@@ -56,6 +56,32 @@ fn printing_diagnostics_is_linear_in_their_number() {
 }
 
 #[test]
+fn printing_diagnostics_with_far_related_labels_is_linear() {
+    // Deck problems point at a card line and at the header line that named
+    // the hero ("named here"): one snippet from the header down to the card
+    // handed every line between them to the renderer, so a long list with a
+    // problem per line cost the square of its length.
+    let cost = |n: usize| {
+        let (mut diags, sources) = many_diagnostics(n);
+        let header = sources.line_span(pnpkit::diag::FileId(0), 1);
+        for d in &mut diags {
+            *d = d.clone().related(header, "named here");
+        }
+        let (out, work) = alloc::measure(|| render_human(&diags, &sources, false));
+        assert!(out.contains(&format!("problem {}", n - 1)) && out.contains("named here"));
+        work
+    };
+    let small = cost(2_000);
+    let large = cost(20_000);
+    assert!(
+        large.bytes < small.bytes * 15 && large.calls < small.calls * 15,
+        "10× the diagnostics cost {}× the bytes and {}× the allocations",
+        large.bytes / small.bytes.max(1),
+        large.calls / small.calls.max(1)
+    );
+}
+
+#[test]
 fn did_you_mean_on_huge_words_does_no_work() {
     // "did you mean" costs the product of the lengths in time and the
     // candidate's length in memory: a 10-million-character line took 44 s.

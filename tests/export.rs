@@ -138,8 +138,8 @@ fn designs_match_their_golden_images() {
         let pieces = plan_pieces(game, "en", &KitOptions::default(), &template_for(&root(), game_id));
         let mut sources = pnpkit::diag::SourceMap::default();
         let (chunk, page) = pieces.locate(kind, id, face, None);
-        let doc =
-            compile(&shared, &pieces.chunks[chunk], &[], &mut sources).unwrap_or_else(|_| panic!("{game_id} compiles"));
+        let doc = compile(&shared, &pieces.chunks[chunk], &[], &mut sources, None)
+            .unwrap_or_else(|_| panic!("{game_id} compiles"));
         let page = &doc.document.pages()[page - 1];
         // Small renders keep the references light; 100 dpi shows any layout change.
         let size = page.frame.size();

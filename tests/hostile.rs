@@ -445,9 +445,10 @@ fn build_messages_name_real_files_and_real_options() {
         main: "#read(\"../../outside.txt\")\n".into(),
         data: serde_json::json!({}),
         pages: 1,
+        assets: Default::default(),
     };
     let mut sources = pnpkit::diag::SourceMap::default();
-    let Err(diags) = compile(&shared, &plan, &[], &mut sources) else {
+    let Err(diags) = compile(&shared, &plan, &[], &mut sources, None) else {
         panic!("a read outside the project compiled")
     };
     let text = pnpkit::diag::render_human(&diags, &sources, false);

@@ -37,18 +37,6 @@ const FINE_DPI: f64 = 300.0;
 /// Resolution of the shipped-kit checks (slivers and bleed are millimetres wide).
 const COARSE_DPI: f64 = 72.0;
 
-/// A project copy holding the fixture's data and layout beside the shared templates and fonts.
-fn fixture_project() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let root = common::root();
-    common::copy_dir(&root.join("fonts"), &dir.path().join("fonts"));
-    common::copy_dir(&root.join("templates"), &dir.path().join("templates"));
-    let fixture = root.join("tests/fixtures/registration");
-    common::copy_dir(&fixture.join("templates"), &dir.path().join("templates"));
-    common::copy_dir(&fixture.join("data"), &dir.path().join("data"));
-    dir
-}
-
 fn build_in(root: &Path, data: &Path, opts: &KitOptions) -> Vec<Built> {
     let report = check(data, &[], &Limits::default()).unwrap();
     assert!(!report.has_errors(), "fixture data has errors");
@@ -145,22 +133,68 @@ impl Findings {
 
 // ------------------------------------------------------------------ cut lines
 
-/// Cut lines read from the crop marks in the printer margin: x of the
-/// vertical ones (marks above and below the grid), y of the horizontal ones
-/// (marks left and right). A gutterfold page's fold line is not a cut.
-fn cut_lines(g: &Gray, margin: f64, fold: Option<f64>) -> (Vec<f64>, Vec<f64>) {
+/// Horizontal cut lines read from the crop marks in the side margins (the
+/// lines between rows of pieces, and the separating cuts between blocks).
+fn horizontal_cuts(g: &Gray, margin: f64) -> Vec<f64> {
     let (w, h) = (g.width_mm(), g.height_mm());
-    let mut xs: Vec<f64> = [margin + 0.5, h - margin - 0.5]
-        .iter()
-        .flat_map(|&y| g.dark_along_row(y, margin, w - margin, 128))
-        .filter(|x| fold.is_none_or(|f| (x - f).abs() > 1.0))
-        .collect();
     let mut ys: Vec<f64> = [margin + 0.5, w - margin - 0.5]
         .iter()
         .flat_map(|&x| g.dark_along_col(x, margin, h - margin, 128))
         .collect();
-    merge(&mut xs);
     merge(&mut ys);
+    ys
+}
+
+/// The vertical cut lines that apply at height `y`: read from the nearest
+/// row above it that holds nothing but crop marks (thin dark lines on paper)
+/// — the strip of marks above the block of pieces `y` belongs to. A
+/// gutterfold page's fold line is not a cut.
+fn vertical_cuts_above(g: &Gray, y: f64, margin: f64, fold: Option<f64>) -> Vec<f64> {
+    let w = g.width_mm();
+    let step = 25.4 / g.dpi;
+    let mut row = y - step;
+    while row > margin {
+        let (a, b) = (g.px_of(margin + 0.3) as usize, g.px_of(w - margin - 0.3) as usize);
+        let py = g.px_of(row) as usize;
+        // Runs of non-paper pixels: all thin (a hairline), at least one.
+        let mut widths = Vec::new();
+        let mut run = 0usize;
+        for x in a..b {
+            if g.at(x, py) < PAPER {
+                run += 1;
+            } else if run > 0 {
+                widths.push(run);
+                run = 0;
+            }
+        }
+        if run > 0 {
+            widths.push(run);
+        }
+        let thin = g.px_of(0.45).ceil() as usize;
+        if !widths.is_empty() && widths.iter().all(|&n| n <= thin) {
+            let mut xs: Vec<f64> = g
+                .dark_along_row(row, margin, w - margin, 128)
+                .into_iter()
+                .filter(|x| fold.is_none_or(|f| (x - f).abs() > 1.0))
+                .collect();
+            merge(&mut xs);
+            if !xs.is_empty() {
+                return xs;
+            }
+        }
+        row -= step;
+    }
+    Vec::new()
+}
+
+/// Cut lines of the whole page: the horizontal ones, and the vertical ones
+/// above the first row (as read from the marks there).
+fn cut_lines(g: &Gray, margin: f64, fold: Option<f64>) -> (Vec<f64>, Vec<f64>) {
+    let ys = horizontal_cuts(g, margin);
+    let xs = ys
+        .first()
+        .map(|y| vertical_cuts_above(g, *y, margin, fold))
+        .unwrap_or_default();
     (xs, ys)
 }
 
@@ -211,10 +245,13 @@ struct Cell {
     y1: f64,
 }
 
-/// The cells between consecutive cut lines that hold a design (body colour).
-fn pieces_on(g: &Gray, xs: &[f64], ys: &[f64]) -> Vec<Cell> {
+/// The pieces on a page: for each band between consecutive horizontal cut
+/// lines, the cells between the vertical cut lines of that band's block that
+/// hold a design (body colour).
+fn pieces_on(g: &Gray, ys: &[f64], margin: f64, fold: Option<f64>) -> Vec<Cell> {
     let mut out = Vec::new();
     for yy in ys.windows(2) {
+        let xs = vertical_cuts_above(g, yy[0] + 0.2, margin, fold);
         for xx in xs.windows(2) {
             let c = Cell {
                 x0: xx[0],
@@ -359,6 +396,19 @@ fn measure_piece(g: &Gray, c: &Cell, bleed: [f64; 4], at: &str, f: &mut Findings
     }
 }
 
+/// The corner of a fixture piece that holds its orientation square, as the
+/// page shows it: 0 top-left, 1 top-right, 2 bottom-right, 3 bottom-left.
+fn marker_corner(g: &Gray, c: &Cell) -> Option<usize> {
+    let spots = [
+        (c.x0 + 5.5, c.y0 + 5.5),
+        (c.x1 - 5.5, c.y0 + 5.5),
+        (c.x1 - 5.5, c.y1 - 5.5),
+        (c.x0 + 5.5, c.y1 - 5.5),
+    ];
+    let dark: Vec<usize> = (0..4).filter(|&k| g.at_mm(spots[k].0, spots[k].1) < 60).collect();
+    (dark.len() == 1).then(|| dark[0])
+}
+
 fn bleed_of(item: &Value) -> [f64; 4] {
     let b: Vec<f64> = item["bleed"]
         .as_array()
@@ -373,8 +423,10 @@ fn bleed_of(item: &Value) -> [f64; 4] {
 fn measure_sheets(b: &Built, paper: &Paper, margin: f64, f: &mut Findings) {
     let pages = b.plan.data["pages"].as_array().unwrap();
     let rasters = rasterise(&b.pdf, 1, pages.len(), FINE_DPI);
-    // The cut lines of each front, to compare with its back.
+    // The cut lines of each front, to compare with its back, and its pieces
+    // with the corner of their orientation square.
     let mut front_cuts: Option<(Vec<f64>, Vec<f64>)> = None;
+    let mut front_pieces: Vec<(Cell, Option<usize>)> = Vec::new();
     for (n, (g, page)) in rasters.iter().zip(pages).enumerate() {
         f.pages += 1;
         let name = format!("{} p{}", b.plan.out.display(), n + 1);
@@ -386,7 +438,7 @@ fn measure_sheets(b: &Built, paper: &Paper, margin: f64, f: &mut Findings) {
         let fold = page["fold"].as_f64();
         let (xs, ys) = cut_lines(g, margin, fold);
         let items = page["items"].as_array().unwrap();
-        let cells = pieces_on(g, &xs, &ys);
+        let cells = pieces_on(g, &ys, margin, fold);
         if cells.len() != items.len() {
             f.other.push(format!(
                 "{name}: {} pieces planned, {} found between the crop marks",
@@ -401,12 +453,80 @@ fn measure_sheets(b: &Built, paper: &Paper, margin: f64, f: &mut Findings) {
                 None => f.other.push(format!("{at}: no planned piece there")),
             }
         }
+        let marked: Vec<(Cell, Option<usize>)> = cells.iter().map(|c| (*c, marker_corner(g, c))).collect();
+        let duplex = b.plan.data["settings"]["duplex"].as_str().unwrap().to_owned();
+        // Each back must sit behind its front and be upright with it when the
+        // piece is turned over sideways: the back's top-left corner lies behind
+        // the front's top-right (both as the design sees them).
+        let mut check_backs = |fronts: &[(Cell, Option<usize>)],
+                               backs: &[(Cell, Option<usize>)],
+                               flip_x: bool,
+                               turn: &dyn Fn(&Cell) -> Cell| {
+            for (fc, fm) in fronts {
+                let want = turn(fc);
+                let Some((_, bm)) = backs
+                    .iter()
+                    .find(|(c, _)| (c.x0 - want.x0).abs() < 0.5 && (c.y0 - want.y0).abs() < 0.5)
+                else {
+                    f.other.push(format!(
+                        "{name}: no back behind the front at {:.1},{:.1} mm",
+                        fc.x0, fc.y0
+                    ));
+                    continue;
+                };
+                let (Some(fm), Some(bm)) = (fm, bm) else {
+                    f.other.push(format!(
+                        "{name}: orientation square not found at {:.1},{:.1} mm",
+                        fc.x0, fc.y0
+                    ));
+                    continue;
+                };
+                // Corners seen from the front side: turning over mirrors left-right (x) or top-bottom.
+                let seen = if flip_x { [1, 0, 3, 2][*bm] } else { [3, 2, 1, 0][*bm] };
+                if seen != (fm + 1) % 4 {
+                    f.other.push(format!(
+                        "{name}: the back behind the front at {:.1},{:.1} mm is turned the wrong way (its top-left corner is behind the front's corner {seen}, not {})",
+                        fc.x0,
+                        fc.y0,
+                        (fm + 1) % 4
+                    ));
+                }
+            }
+        };
+        if side == "gutterfold" {
+            let fold = fold.unwrap();
+            let (left, right): (Vec<_>, Vec<_>) = marked.iter().copied().partition(|(c, _)| c.x1 < fold);
+            check_backs(&left, &right, true, &|c: &Cell| Cell {
+                x0: 2.0 * fold - c.x1,
+                x1: 2.0 * fold - c.x0,
+                ..*c
+            });
+        }
+        if side == "back" {
+            let fronts = std::mem::take(&mut front_pieces);
+            let (pw, ph) = (paper.width, paper.height);
+            if duplex == "short" {
+                check_backs(&fronts, &marked, false, &|c: &Cell| Cell {
+                    y0: ph - c.y1,
+                    y1: ph - c.y0,
+                    ..*c
+                });
+            } else {
+                check_backs(&fronts, &marked, true, &|c: &Cell| Cell {
+                    x0: pw - c.x1,
+                    x1: pw - c.x0,
+                    ..*c
+                });
+            }
+        }
         // A back's cut lines are its front's, turned over.
         match side {
-            "front" => front_cuts = Some((xs, ys)),
+            "front" => {
+                front_cuts = Some((xs, ys));
+                front_pieces = marked;
+            }
             "back" => {
                 if let Some((fx, fy)) = front_cuts.take() {
-                    let duplex = b.plan.data["settings"]["duplex"].as_str().unwrap();
                     let (ex, ey): (Vec<f64>, Vec<f64>) = if duplex == "short" {
                         (fx.clone(), fy.iter().rev().map(|y| paper.height - y).collect())
                     } else {
@@ -554,7 +674,7 @@ fn num(o: &Object) -> f64 {
 }
 
 fn fixture_findings(papers: Vec<Paper>, duplex: Duplex, layout: Layout) -> Findings {
-    let dir = fixture_project();
+    let dir = common::fixture_project("registration");
     let opts = KitOptions {
         papers: papers.clone(),
         duplex,
@@ -618,8 +738,9 @@ fn registration_fixture_lands_on_the_crop_marks_gutterfold() {
 /// blank paper just inside any trim edge, and bleed (not paper) outside each
 /// edge that promised it. Designs are free in colour, so only paper white is
 /// judged: a design must never be blank at its trim or in its bleed.
-fn check_shipped_piece(g: &Gray, x: f64, y: f64, w: f64, h: f64, bleed: [f64; 4], at: &str, f: &mut Findings) {
+fn check_shipped_piece(g: &Gray, c: &Cell, bleed: [f64; 4], at: &str, f: &mut Findings) {
     f.pieces += 1;
+    let (x, y, w, h) = (c.x0, c.y0, c.x1 - c.x0, c.y1 - c.y0);
     let [l, t, r, b] = bleed;
     // Bands along the middle 60 % of each edge.
     let (mx, mw, my, mh) = (x + 0.2 * w, 0.6 * w, y + 0.2 * h, 0.6 * h);
@@ -735,7 +856,18 @@ fn shipped_file(b: &Built) -> Findings {
                 let (x, y) = (mm(trim[0] - media[0]), mm(media[3] - trim[3]));
                 let (w, h) = (mm(trim[2] - trim[0]), mm(trim[3] - trim[1]));
                 let bl = [x, y, mm(media[2] - trim[2]), mm(trim[1] - media[1])];
-                check_shipped_piece(g, x, y, w, h, bl, &format!("{} p{n}", b.plan.out.display()), &mut f);
+                check_shipped_piece(
+                    g,
+                    &Cell {
+                        x0: x,
+                        y0: y,
+                        x1: x + w,
+                        y1: y + h,
+                    },
+                    bl,
+                    &format!("{} p{n}", b.plan.out.display()),
+                    &mut f,
+                );
             }
             return f;
         }
@@ -762,7 +894,13 @@ fn shipped_file(b: &Built) -> Findings {
                     item["id"].as_str().unwrap(),
                     item["copy"]
                 );
-                check_shipped_piece(g, v("x"), v("y"), v("w"), v("h"), bleed_of(item), &at, &mut f);
+                let cell = Cell {
+                    x0: v("x"),
+                    y0: v("y"),
+                    x1: v("x") + v("w"),
+                    y1: v("y") + v("h"),
+                };
+                check_shipped_piece(g, &cell, bleed_of(item), &at, &mut f);
                 if item["face"] == "back" {
                     let key = format!("{}#{}", item["file"], item["piece"]);
                     match designs.get(&key) {
@@ -791,14 +929,129 @@ fn shipped_kits_have_no_slivers_full_bleed_and_identical_backs() {
     if !renderer_available("shipped kits") {
         return;
     }
-    let report = check(&common::root().join("data"), &[], &Limits::default()).unwrap();
-    let shared = Shared::new(common::root(), EPOCH).unwrap();
-    let opts = KitOptions::default();
-    let (built, problems) = build_all(&shared, &report.games, &opts, &Quiet);
-    assert!(problems.is_empty());
-    let f = shipped_findings(&built);
+    let f = shipped_findings(shipped());
     eprintln!("{}", f.summary("shipped kits, A4 and Letter, es and en"));
     f.dump();
     assert!(f.pages > 500, "every sheet page looked at: {}", f.pages);
     assert!(f.clean(), "{}", f.summary("shipped kits"));
+}
+
+/// The shipped kits, built once (A4 and Letter, both locales) for the tests that read them.
+fn shipped() -> &'static [Built] {
+    static BUILT: std::sync::OnceLock<Vec<Built>> = std::sync::OnceLock::new();
+    BUILT.get_or_init(|| {
+        let report = check(&common::root().join("data"), &[], &Limits::default()).unwrap();
+        let shared = Shared::new(common::root(), EPOCH).unwrap();
+        let (built, problems) = build_all(&shared, &report.games, &KitOptions::default(), &Quiet);
+        assert!(problems.is_empty());
+        built
+    })
+}
+
+/// The text a PDF shows, as poppler extracts it.
+fn pdf_text(pdf: &[u8]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.pdf");
+    std::fs::write(&input, pdf).unwrap();
+    let out = std::process::Command::new("pdftotext")
+        .args(["-q", "-enc", "UTF-8"])
+        .arg(&input)
+        .arg("-")
+        .output()
+        .expect("run pdftotext");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// What a player's kit must never print: markup or escapes that were not
+/// rendered, internal ids and setting names, file paths, invented-value
+/// marks. The cover may name the kit's own PDF files.
+fn artefacts(text: &str, cover: bool) -> Vec<String> {
+    let mut found = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let mut say = |what: &str, s: &str| found.push(format!("line {}: {what} `{s}` in «{}»", n + 1, line.trim()));
+        for m in [
+            "**",
+            "#strong",
+            "#emph",
+            "#list",
+            "#enum",
+            "#icon",
+            "#linebreak",
+            "#parbreak",
+            "#[]",
+            "\\",
+            "{{",
+            "}}",
+        ] {
+            if line.contains(m) {
+                say("markup left raw", m);
+            }
+        }
+        for word in line.split(|c: char| c.is_whitespace() || "«»()[],;:.!?¿¡\"'“”‘’".contains(c)) {
+            let w = word.trim_matches(|c: char| !c.is_alphanumeric());
+            if w.is_empty() {
+                continue;
+            }
+            let ascii_lower = w
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-');
+            if ascii_lower && w.contains('_') {
+                say("an internal name", w);
+            }
+            // A kebab-case id shown as a reference, `(first-turn-setting)` or «kit-per-hero»
+            // (English compounds such as end-of-round are words, not ids).
+            let quoted = line.contains(&format!("({w})")) || line.contains(&format!("«{w}»"));
+            if ascii_lower && w.contains('-') && quoted && !(cover && (w.ends_with("-a4") || w.ends_with("-letter"))) {
+                say("an internal id", w);
+            }
+        }
+        for ext in [".png", ".svg", ".jpg", ".jpeg", ".yaml", ".typ", "templates/", "data/"] {
+            if line.to_lowercase().contains(ext) && !(cover && ext == "data/") {
+                say("a file path", ext);
+            }
+        }
+        for mark in ["valor de ejemplo", "valores de ejemplo", "sample value"] {
+            if line.to_lowercase().contains(mark) {
+                say("an invented-value mark", mark);
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn shipped_kits_print_no_developer_artefacts() {
+    if !renderer_available("clean output") {
+        return;
+    }
+    let mut problems = Vec::new();
+    let mut files = 0;
+    for b in shipped() {
+        files += 1;
+        let cover = b.plan.part == Part::Cover;
+        for a in artefacts(&pdf_text(&b.pdf), cover) {
+            problems.push(format!("{}: {a}", b.plan.out.display()));
+        }
+    }
+    assert!(files > 100, "every file of every kit read: {files}");
+    assert!(
+        problems.is_empty(),
+        "{} developer artefacts printed:\n{}",
+        problems.len(),
+        problems.iter().take(40).cloned().collect::<Vec<_>>().join("\n")
+    );
+}
+
+#[test]
+fn artefact_scan_finds_what_it_looks_for() {
+    // The scan itself: each kind of artefact is found, ordinary text is not.
+    let hits = |s: &str| artefacts(s, false).len();
+    assert_eq!(hits("Gana **dos** cartas"), 1);
+    assert_eq!(hits("ajuste «first_turn_skips»"), 1);
+    assert_eq!(hits("véase Por qué (first-turn-setting)"), 1);
+    assert_eq!(hits("the end-of-round check"), 0);
+    assert_eq!(hits("art/hero.png"), 1);
+    assert_eq!(hits("3 valor de ejemplo"), 1);
+    assert_eq!(hits("Cañón-láser +1 al ataque: roba 2 cartas (máx. 7)."), 0);
+    assert_eq!(artefacts("unmatched-cards-a4", true).len(), 0);
 }

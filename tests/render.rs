@@ -371,10 +371,11 @@ fn gutterfold_puts_backs_beside_fronts() {
     let built = build("tests/fixtures/minimal", &opts);
     let b = find(&built, Part::Cards, "a4", "en");
     let doc = Document::load_mem(&b.pdf).unwrap();
-    // Half a page holds one column of three poker cards: four cards take two pages, no separate backs.
-    assert_eq!(doc.get_pages().len(), 2);
+    // Half a page holds four poker cards turned a quarter (one column of three upright): four cards
+    // take one page, no separate backs.
+    assert_eq!(doc.get_pages().len(), 1);
     let fold = 105.0 * PT_PER_MM;
-    for page in [1, 2] {
+    for page in [1] {
         let g = geometry(&doc, page);
         let (left, right): (Vec<&[f64; 4]>, Vec<&[f64; 4]>) = g.clips.iter().partition(|c| c[2] <= fold + 0.01);
         assert_eq!(left.len(), right.len(), "each front has its back beside it");
@@ -672,7 +673,7 @@ fn the_world_refuses_files_outside_the_project_and_packages() {
     );
     let symlink = run("#read(\"/templates/leak.txt\")").unwrap_err();
     assert!(
-        symlink.contains("denied"),
+        symlink.contains("leads outside the project") && !symlink.contains("secret"),
         "a symlink out of the project is refused: {symlink}"
     );
     let parent = run("#read(\"../../etc/hostname\")").unwrap_err();

@@ -226,34 +226,25 @@ fn mutated_deck_lists_validate_or_are_reported() {
     };
     for i in 0..2000 {
         let (path, game) = &seeds[i % seeds.len()];
-        let Some(c) = &game.construction else { continue };
+        if game.construction.is_none() {
+            continue;
+        }
         let yaml = path.extension().is_some_and(|e| e == "yaml");
         let tokens = if yaml { mutate::YAML_TOKENS } else { mutate::DECK_TOKENS };
         let input = mutate(&mut rng, &std::fs::read(path).unwrap(), tokens);
         let mut sources = SourceMap::default();
         let file = sources.add(path.clone(), text(&input));
         let src = sources.get(file).text.clone();
-        let mut diags = Vec::new();
-        let (verdict, work) = alloc::measure_all(|| {
+        let (report, work) = alloc::measure_all(|| {
             no_panic("deck", &input, || {
-                let deck = if yaml {
-                    match parse(&src, file, &Limits::default()) {
-                        Ok(node) => pnpkit::deck::list::parse_node(&node, &src, game, c, true, &mut diags),
-                        Err(d) => {
-                            diags.push(*d);
-                            return None;
-                        }
-                    }
-                } else {
-                    pnpkit::deck::list::parse_text(&src, file, game, c, &mut diags)
-                };
-                Some(pnpkit::deck::validate(game, c, &deck, &Default::default()))
+                pnpkit::deck::check_list(game, path, file, &src, &Default::default()).expect("construction rules")
             })
         });
         budget.check("deck", &input, work);
-        if verdict.is_none() {
-            assert!(!diags.is_empty(), "deck: refused without a diagnostic");
+        if !report.is_legal() {
+            assert!(!report.diagnostics.is_empty(), "deck: illegal without a diagnostic");
         }
+        let diags = report.diagnostics;
         assert_reported("deck", &diags, &sources);
     }
 }

@@ -3,6 +3,7 @@
 //! Files are read and parsed in parallel; references, duplicate ids and kit
 //! counts are checked once every component is known.
 
+pub mod assets;
 pub mod value;
 
 use std::collections::HashMap;
@@ -192,6 +193,24 @@ fn check_pack(dir: &Path, limits: &Limits, scope: &Scope, report: &mut Report) -
     let complete = incomplete.is_empty() && !diags.iter().any(|d| d.code == Code::UnknownKind);
     check_text_templates(&decl, &components, &reference, complete, &mut diags);
     check_glossary_use(&decl, &components, &reference, &mut diags);
+    // Markup and icons of every text; the icon and art files themselves.
+    for c in components.values().flatten() {
+        for (field, t, span) in assets::component_texts(c) {
+            assets::markup(
+                t,
+                &format!("`{field}` of {} `{}`", c.kind, c.id),
+                span,
+                &decl.icons,
+                &mut diags,
+            );
+        }
+    }
+    for (what, t) in reference.texts() {
+        assets::markup(&t.text, &what, t.span, &decl.icons, &mut diags);
+    }
+    let mut files = assets::icons(&decl, dir, &mut diags);
+    files.extend(assets::art(dir, &decl.kinds, &decl.sizes, &components, &mut diags));
+    let fonts = check_fonts(&decl, &mut diags);
     report.diagnostics.extend(diags);
     report.games.push(Game {
         id: decl.id,
@@ -205,8 +224,33 @@ fn check_pack(dir: &Path, limits: &Limits, scope: &Scope, report: &mut Report) -
         construction: decl.construction,
         reference,
         dir: dir.to_path_buf(),
+        icons: decl.icons.into_iter().map(|(k, (t, _))| (k, t)).collect(),
+        fonts,
+        assets: std::sync::Arc::new(files),
     });
     Ok(())
+}
+
+/// The pack's font roles, each family checked against the fonts in `fonts/`
+/// (read from the current directory, where pnpkit runs).
+fn check_fonts(decl: &Decl, diags: &mut Vec<Diagnostic>) -> IndexMap<String, String> {
+    if decl.fonts.is_empty() {
+        return IndexMap::new();
+    }
+    let families = crate::fonts::families(std::path::Path::new("fonts"));
+    let mut out = IndexMap::new();
+    for (role, (family, span)) in &decl.fonts {
+        if families.iter().any(|f| f.eq_ignore_ascii_case(family)) {
+            out.insert(role.clone(), family.clone());
+        } else {
+            diags.push(
+                crate::fonts::unknown(family, &families)
+                    .at(*span)
+                    .label(format!("the `{role}` font")),
+            );
+        }
+    }
+    out
 }
 
 /// Renders every text template of every component and of the rules
@@ -607,7 +651,7 @@ fn cross_check(
 }
 
 /// Every construction rule's `cite:` names a section of the rules reference.
-fn check_cites(c: &crate::deck::Construction, reference: &crate::reference::Reference, diags: &mut Vec<Diagnostic>) {
+fn check_cites(c: &crate::model::Construction, reference: &crate::model::Reference, diags: &mut Vec<Diagnostic>) {
     let sections = reference.sections();
     let ids: Vec<&str> = sections.iter().map(|(_, s)| s.id.as_str()).collect();
     for rule in c.rules.iter().chain(c.rules.iter().flat_map(|r| r.parts.iter())) {

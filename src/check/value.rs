@@ -336,6 +336,7 @@ pub fn describe(spec: &FieldSpec) -> String {
         FieldType::Text => "a text in every locale, e.g. {es: …, en: …}".into(),
         FieldType::Enum { values } => format!("one of {}", quote_list(values)),
         FieldType::Color => "a colour `#rrggbb`".into(),
+        FieldType::Image { .. } => "the path of an image inside the pack, such as `art/zeus.png`".into(),
         FieldType::Ref { to, also } if also.is_empty() => format!("the id of a `{to}`"),
         FieldType::Ref { to, also } => format!("the id of a `{to}` or one of {}", quote_list(also)),
         FieldType::Member { via, list, .. } => match via {
@@ -468,6 +469,11 @@ fn value(node: &Node, spec: &FieldSpec, what: &str, cx: &mut VCtx) -> Option<Fie
         FieldType::String => match scalar_string(node) {
             Some(s) => Some(FieldValue::Str(s)),
             None => typed(cx, "a string"),
+        },
+        // The file itself is checked with the pack's other files (check/assets.rs).
+        FieldType::Image { .. } => match node.as_str() {
+            Some(s) => Some(FieldValue::Str(s.to_owned())),
+            None => typed(cx, "the path of an image inside the pack, such as `art/zeus.png`"),
         },
         FieldType::Text => read_text(node, what, cx.locales, cx.diags).map(FieldValue::Text),
         FieldType::Enum { values } => {

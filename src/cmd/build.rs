@@ -36,6 +36,9 @@ pub fn options(args: &BuildArgs) -> KitOptions {
             LayoutArg::Gutterfold => Layout::Gutterfold,
         },
         ink_saver: args.ink_saver,
+        proof: args.proof,
+        // Every build reports text cut off by its box and characters no font can draw.
+        preflight: Some(crate::render::preflight::Limits::build()),
         settings: Settings {
             margin: args.margin,
             bleed: args.bleed,
@@ -127,7 +130,10 @@ pub fn run(cli: &Cli, args: &BuildArgs, progress: &dyn super::Progress) -> Resul
     }
     let gallery_files = super::gallery::stage(&swap, out, &gallery)?;
     swap.commit().map_err(io(out))?;
-    let warnings: Vec<&(Diagnostic, SourceMap)> = built.iter().flat_map(|b| &b.warnings).collect();
+    let warnings: Vec<&(Diagnostic, SourceMap)> = built
+        .iter()
+        .flat_map(|b| b.warnings.iter().chain(&b.findings))
+        .collect();
     let seconds = start.elapsed().as_secs_f64();
     let mut rendered_warnings = String::new();
     for (d, sources) in &warnings {
@@ -173,6 +179,10 @@ pub fn run(cli: &Cli, args: &BuildArgs, progress: &dyn super::Progress) -> Resul
     };
     Ok(Outcome {
         stdout,
-        status: Status::Clean,
+        status: if args.deny_warnings && !warnings.is_empty() {
+            Status::Problems
+        } else {
+            Status::Clean
+        },
     })
 }

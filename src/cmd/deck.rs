@@ -1,36 +1,22 @@
-//! `pnpkit deck <game> <file>`: check a deck or army list against the game's
-//! construction rules; every violation with its numbers, rule and lines.
+//! `pnpkit deck <game> <file>…`: check deck or army lists against the
+//! game's construction rules. One file: every problem with its numbers,
+//! rule and lines. Several files or `--batch DIR`: an organiser's table of
+//! verdicts, with `verdicts.csv`, `verdicts.json` and a decklist sheet per
+//! list written to `--out`.
 
-use std::path::Path;
-
-use serde::Serialize;
+use std::path::{Path, PathBuf};
 
 use super::{Fatal, Outcome, use_color};
 use crate::check::check;
 use crate::cli::{Cli, DeckArgs, Format};
-use crate::deck::{Context, Deck, Verdict, Violation, list, validate};
-use crate::diag::{Code, Diagnostic, JsonDiagnostic, SourceMap, render_human, to_json};
-use crate::model::{FieldValue, Game};
-use crate::pack::yaml::Limits;
+use crate::deck::validate::mode_for_players;
+use crate::deck::{Context, DeckReport, batch, check_list};
+use crate::diag::SourceMap;
 use crate::fsx::read::Scope;
-use crate::pack::{self, Input, LoadError};
-
-/// Everything a `deck` run found.
-pub struct DeckReport {
-    pub game: String,
-    pub noun: String,
-    pub sources: SourceMap,
-    /// Unreadable lines, unknown cards, and every broken rule.
-    pub diagnostics: Vec<Diagnostic>,
-    pub deck: Deck,
-    pub verdict: Option<Verdict>,
-}
-
-impl DeckReport {
-    pub fn is_legal(&self) -> bool {
-        self.diagnostics.is_empty() && self.verdict.as_ref().is_some_and(Verdict::is_legal)
-    }
-}
+use crate::model::Game;
+use crate::pack::{Input, LoadError};
+use crate::pack::yaml::Limits;
+use crate::render::world::Shared;
 
 /// Loads the game's pack (it must check clean).
 pub fn load_game(data: &Path, id: &str) -> Result<Game, Fatal> {
@@ -51,130 +37,41 @@ pub fn load_game(data: &Path, id: &str) -> Result<Game, Fatal> {
         .ok_or_else(|| Fatal::Setup(format!("no game `{id}`")))
 }
 
-/// The mode with `players: n`, for `--players`.
-pub fn mode_for_players(game: &Game, n: u32) -> Result<String, Fatal> {
-    let kind = game
-        .construction
-        .as_ref()
-        .and_then(|c| c.modes.clone())
-        .ok_or_else(|| Fatal::Setup(format!("`{}` has no game modes: drop --players", game.id)))?;
-    game.components
-        .get(&kind)
-        .into_iter()
-        .flatten()
-        .find(|m| m.field("players").and_then(FieldValue::as_int) == Some(i64::from(n)) && m.field("points").is_some())
-        .map(|m| m.id.clone())
-        .ok_or_else(|| Fatal::Setup(format!("no `{}` mode for {n} players", game.id)))
-}
-
-/// Reads and checks a list file.
-pub fn check_deck(game: &Game, path: &Path, ctx: &Context) -> Result<DeckReport, Fatal> {
-    let Some(c) = &game.construction else {
-        return Err(Fatal::Setup(format!(
-            "`{}` declares no construction rules (`construction:` in game.yaml)",
-            game.id
-        )));
-    };
-    let limits = Limits::default();
-    let mut report = DeckReport {
-        game: game.id.clone(),
-        noun: c.noun.clone(),
-        sources: SourceMap::default(),
-        diagnostics: Vec::new(),
-        deck: Deck::default(),
-        verdict: None,
-    };
-    let (file, text) = match super::read_source(path, Input::Deck, &Scope::named(), &mut report.sources)? {
+/// Reads a list file inside `scope` and checks it.
+pub fn check_file(
+    game: &Game,
+    path: &Path,
+    ctx: &Context,
+    scope: &Scope,
+    sources: &mut SourceMap,
+) -> Result<DeckReport, Fatal> {
+    let (file, text) = match super::read_source(path, Input::Deck, scope, sources)? {
         Ok(read) => read,
         Err(d) => {
-            report.diagnostics.push(d);
+            let file = d.span.map(|s| s.file).unwrap_or_default();
+            let mut report = check_list(game, path, file, "", ctx).map_err(Fatal::Setup)?;
+            report.diagnostics = vec![d];
             return Ok(report);
         }
     };
-    let yaml = matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
-    let mut diags = Vec::new();
-    let deck = if yaml {
-        match pack::parse_yaml(&text, file, &limits) {
-            Ok(node) => {
-                if let Some(g) = node.get("game").and_then(|n| n.as_str().map(|s| (s, n.span)))
-                    && g.0 != game.id
-                {
-                    diags.push(
-                        Diagnostic::new(
-                            Code::DeckFormat,
-                            format!("this {} is for `{}`, not `{}`", c.noun, g.0, game.id),
-                        )
-                        .at(g.1)
-                        .expected(format!("`game: {}`", game.id)),
-                    );
-                }
-                list::parse_node(&node, &text, game, c, true, &mut diags)
-            }
-            Err(d) => {
-                diags.push(*d);
-                Deck::default()
-            }
-        }
-    } else {
-        list::parse_text(&text, file, game, c, &mut diags)
-    };
-    let verdict = validate(game, c, &deck, ctx);
-    for p in &verdict.problems {
-        let mut d = Diagnostic::new(Code::DeckFormat, p.message.clone()).expected(p.expected.clone());
-        d = match p.span {
-            Some(s) => d.at(s),
-            None => d.in_file(path),
-        };
-        diags.push(d);
-    }
-    for v in &verdict.violations {
-        diags.push(violation_diagnostic(v, game, path));
-    }
-    report.diagnostics = diags;
-    report.deck = deck;
-    report.verdict = Some(verdict);
-    Ok(report)
+    check_list(game, path, file, &text, ctx).map_err(Fatal::Setup)
 }
 
-/// At most this many further lines are pointed at per violation.
-const RELATED: usize = 6;
-
-fn violation_diagnostic(v: &Violation, game: &Game, path: &Path) -> Diagnostic {
-    let cite = v.cite.as_ref().and_then(|c| crate::cmd::log::rule_title(game, c));
-    let head = match cite {
-        Some(t) => format!("{} ({t})", v.rules.join(", ")),
-        None => v.rules.join(", "),
-    };
-    let mut d = Diagnostic::new(Code::DeckRule, format!("{head}: {}", v.message))
-        .expected(v.expected.clone())
-        .found(v.found.clone());
-    let mut spans = v.spans.iter();
-    d = match (spans.next(), v.header_span) {
-        (Some(s), _) => d.at(*s).label("counted here"),
-        (None, Some(h)) => d.at(h).label("named here"),
-        (None, None) => d.in_file(path),
-    };
-    let rest: Vec<_> = spans.collect();
-    for s in rest.iter().take(RELATED) {
-        d = d.related(**s, "and here");
-    }
-    if rest.len() > RELATED {
-        d = d.note(format!("{} more lines are involved", rest.len() - RELATED));
-    }
-    if let (Some(h), false) = (v.header_span, v.spans.is_empty()) {
-        d = d.related(h, "named here");
-    }
-    if let Some(c) = &v.cite {
-        d = d.note(format!("rules reference: section `{c}`"));
-    }
-    d
-}
-
-pub fn run(cli: &Cli, args: &DeckArgs) -> Result<Outcome, Fatal> {
-    let game = load_game(&cli.data, &args.game)?;
+fn context(game: &Game, args: &DeckArgs) -> Result<Context, Fatal> {
     let mode = match (&args.mode, args.players) {
         (Some(m), _) => Some(m.clone()),
-        (None, Some(n)) => Some(mode_for_players(&game, n)?),
+        (None, Some(n)) => {
+            let c = game
+                .construction
+                .as_ref()
+                .ok_or_else(|| Fatal::Setup(format!("`{}` declares no construction rules", game.id)))?;
+            if c.modes.is_none() {
+                return Err(Fatal::Setup(format!("`{}` has no game modes: drop --players", game.id)));
+            }
+            let m = mode_for_players(game, c, i64::from(n))
+                .ok_or_else(|| Fatal::Setup(format!("no `{}` mode for {n} players", game.id)))?;
+            Some(m.id.clone())
+        }
         (None, None) => None,
     };
     let mut params = indexmap::IndexMap::new();
@@ -184,97 +81,121 @@ pub fn run(cli: &Cli, args: &DeckArgs) -> Result<Outcome, Fatal> {
         };
         params.insert(k.trim().to_string(), v.trim().to_string());
     }
-    let ctx = Context {
+    Ok(Context {
         mode,
         role: args.role.clone(),
         params,
-    };
-    let report = check_deck(&game, &args.file, &ctx)?;
-    let stdout = match cli.format {
-        Format::Human => human(&report, &game, use_color(cli.color)),
-        Format::Json => json(&report, &args.file),
-    };
-    Ok(Outcome::report(stdout, report.is_legal()))
+        locale: args.locale.clone(),
+    })
 }
 
-/// Diagnostics, then a summary table of the list's composition.
-pub fn human(report: &DeckReport, game: &Game, color: bool) -> String {
-    let mut out = render_human(&report.diagnostics, &report.sources, color);
-    let Some(v) = &report.verdict else {
-        return out;
-    };
-    let problems = report.diagnostics.len();
-    let mut head = format!(
-        "{} {}: {}",
-        report.game,
-        report.noun,
-        if report.is_legal() {
-            "legal".to_string()
-        } else {
-            format!("illegal — {problems} problem{}", if problems == 1 { "" } else { "s" })
+/// The files of the run, each with where it may lie: the named ones
+/// anywhere, then a batch folder's lists inside that folder (pnpkit found
+/// them, so a link out of the folder is refused).
+fn list_files(args: &DeckArgs) -> Result<Vec<(PathBuf, Scope)>, Fatal> {
+    let mut files: Vec<(PathBuf, Scope)> = args.files.iter().map(|f| (f.clone(), Scope::named())).collect();
+    if let Some(dir) = &args.batch {
+        let rd = std::fs::read_dir(dir)
+            .map_err(|e| Fatal::Setup(format!("cannot read the batch folder `{}`: {e}", dir.display())))?;
+        let mut found: Vec<PathBuf> = rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_file() && batch::is_list_file(p))
+            .collect();
+        found.sort();
+        if found.is_empty() {
+            return Err(Fatal::Setup(format!(
+                "`{}` holds no list files (.txt, .md, .csv, .tsv, .yaml)",
+                dir.display()
+            )));
         }
-    );
-    if let Some(m) = &v.mode {
-        head.push_str(&format!(" (mode {m}"));
-        if let Some(r) = &v.role {
-            head.push_str(&format!(", role {r}"));
-        }
-        head.push(')');
+        let scope = Scope::within(dir)
+            .map_err(|e| Fatal::Setup(format!("cannot read the batch folder `{}`: {e}", dir.display())))?;
+        files.extend(found.into_iter().map(|f| (f, scope.clone())));
     }
-    out.push_str(&head);
-    out.push('\n');
-    let kind_name = |k: &str| {
-        game.kinds
-            .get(k)
-            .map_or(k.to_string(), |kd| kd.name.get("en").to_lowercase())
-    };
-    let mut rows: Vec<(String, String)> = v
-        .composition
-        .rows
+    if files.is_empty() {
+        return Err(Fatal::Setup("name a list file, several, or `--batch DIR`".into()));
+    }
+    Ok(files)
+}
+
+pub fn run(cli: &Cli, args: &DeckArgs) -> Result<Outcome, Fatal> {
+    let game = load_game(&cli.data, &args.game)?;
+    let ctx = context(&game, args)?;
+    let files = list_files(args)?;
+    let mut sources = SourceMap::default();
+    if files.len() == 1 && args.batch.is_none() {
+        let report = check_file(&game, &files[0].0, &ctx, &files[0].1, &mut sources)?;
+        let stdout = match cli.format {
+            Format::Human => report.human(&game, &sources, use_color(cli.color)),
+            Format::Json => {
+                let mut s = serde_json::to_string_pretty(&report.json(&sources)).unwrap_or_default();
+                s.push('\n');
+                s
+            }
+        };
+        return Ok(Outcome::report(stdout, report.is_legal()));
+    }
+    let mut reports = Vec::new();
+    for (f, scope) in &files {
+        reports.push(check_file(&game, f, &ctx, scope, &mut sources)?);
+    }
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("output").join(&game.id).join("decklists"));
+    let shared = Shared::new(Path::new("."), crate::render::pipeline::epoch()).map_err(|e| {
+        Fatal::Setup(format!(
+            "cannot load fonts from `fonts/`: {e} (run pnpkit from the project root)"
+        ))
+    })?;
+    // Every sheet is rendered before anything is written.
+    let mut sheets = Vec::new();
+    for (i, r) in reports.iter().enumerate() {
+        let pdf = crate::render::decklist::sheet(&shared, &game, r)
+            .map_err(|e| Fatal::Setup(format!("the decklist sheet of `{}` failed: {e}", r.file.display())))?;
+        sheets.push((out.join(batch::sheet_name(i, &r.player())), pdf));
+    }
+    let rows: Vec<batch::Row> = reports
         .iter()
-        .map(|(l, n)| (l.replace('_', " "), n.to_string()))
+        .zip(&sheets)
+        .map(|(r, (p, _))| batch::row(r, Some(p)))
         .collect();
-    for (k, n) in rows.iter_mut() {
-        if !k.contains(" / ") {
-            *k = kind_name(k);
-        }
-        let _ = n;
-    }
-    rows.push(("total".into(), v.composition.total.to_string()));
-    for (label, n) in &v.composition.sums {
-        rows.push((label.clone(), n.to_string()));
-    }
-    let width = rows.iter().map(|(l, _)| l.chars().count()).max().unwrap_or(0);
-    for (l, n) in rows {
-        out.push_str(&format!("  {l:<width$}  {n:>4}\n"));
-    }
-    for s in &v.skipped {
-        out.push_str(&format!("  not checked: {s}\n"));
-    }
-    out
-}
-
-#[derive(Serialize)]
-struct JsonDeck<'a> {
-    file: String,
-    game: &'a str,
-    legal: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    verdict: Option<&'a Verdict>,
-    cards: &'a [crate::deck::Entry],
-    diagnostics: Vec<JsonDiagnostic>,
-}
-
-pub fn json(report: &DeckReport, file: &Path) -> String {
-    let j = JsonDeck {
-        file: file.display().to_string(),
-        game: &report.game,
-        legal: report.is_legal(),
-        verdict: report.verdict.as_ref(),
-        cards: &report.deck.entries,
-        diagnostics: report.diagnostics.iter().map(|d| to_json(d, &report.sources)).collect(),
+    let csv = batch::csv(&rows);
+    let json = batch::json(&game.id, &rows, &reports, &sources);
+    let write = |path: &Path, bytes: &[u8]| {
+        crate::fsx::write_atomic(path, bytes).map_err(|source| Fatal::Write {
+            path: path.to_path_buf(),
+            source,
+        })
     };
-    let mut s = serde_json::to_string_pretty(&j).unwrap_or_default();
-    s.push('\n');
-    s
+    std::fs::create_dir_all(&out).map_err(|source| Fatal::Write {
+        path: out.clone(),
+        source,
+    })?;
+    for (p, pdf) in &sheets {
+        write(p, pdf)?;
+    }
+    write(&out.join("verdicts.csv"), csv.as_bytes())?;
+    write(&out.join("verdicts.json"), json.as_bytes())?;
+    let legal = rows.iter().all(|r| r.legal);
+    let stdout = match cli.format {
+        Format::Json => json,
+        Format::Human => {
+            let mut s = String::new();
+            let color = use_color(cli.color);
+            for r in reports.iter().filter(|r| !r.is_legal()) {
+                s.push_str(&r.human(&game, &sources, color));
+                s.push('\n');
+            }
+            s.push_str(&batch::table(&rows));
+            s.push_str(&format!(
+                "wrote {} decklist sheet{}, verdicts.csv and verdicts.json to {}\n",
+                sheets.len(),
+                if sheets.len() == 1 { "" } else { "s" },
+                out.display()
+            ));
+            s
+        }
+    };
+    Ok(Outcome::report(stdout, legal))
 }

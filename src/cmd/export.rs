@@ -37,6 +37,9 @@ pub fn run(cli: &Cli, args: &ExportArgs, progress: &dyn super::Progress) -> Resu
             "cannot load fonts from `fonts/`: {e} (run pnpkit from the project root)"
         ))
     })?;
+    if let Some(shop) = args.shop {
+        return shop_export(cli, args, shop, &report.games, &shared, progress);
+    }
     let style = match args.style {
         StyleArg::Mpc => Style::Mpc,
         StyleArg::Tgc => Style::Tgc,
@@ -61,7 +64,7 @@ pub fn run(cli: &Cli, args: &ExportArgs, progress: &dyn super::Progress) -> Resu
         let mut docs = Vec::new();
         for chunk in &pieces.chunks {
             let mut sources = crate::diag::SourceMap::default();
-            match compile(&shared, chunk, &[], &mut sources) {
+            match compile(&shared, chunk, &[], &mut sources, None) {
                 Ok(c) => docs.push(c.document),
                 Err(diags) => problems.push_str(&render_human(&diags, &sources, color)),
             }
@@ -174,4 +177,88 @@ pub fn run(cli: &Cli, args: &ExportArgs, progress: &dyn super::Progress) -> Resu
         stdout,
         status: Status::Clean,
     })
+}
+
+/// `export --shop`: the library lays every deck out for the shop; this writes the files.
+fn shop_export(
+    cli: &Cli,
+    args: &ExportArgs,
+    shop: crate::cli::ShopArg,
+    games: &[crate::model::Game],
+    shared: &Shared,
+    progress: &dyn super::Progress,
+) -> Result<Outcome, Fatal> {
+    use crate::cli::ShopArg;
+    let id = match shop {
+        ShopArg::Tgc => "tgc",
+        ShopArg::Mpc => "mpc",
+        ShopArg::Dtc => "dtc",
+        ShopArg::Pnp => "pnp",
+    };
+    let shop = crate::shop::shop(id).expect("every shop argument names a shop");
+    let jobs: Vec<_> = games
+        .iter()
+        .flat_map(|g| {
+            g.locales
+                .iter()
+                .filter(|l| args.select.locale.is_empty() || args.select.locale.contains(l))
+                .map(move |l| (g, l.clone()))
+        })
+        .collect();
+    progress.start(jobs.len(), "exporting for the shop");
+    let mut files = Vec::new();
+    let mut problems = Vec::new();
+    let mut warnings = Vec::new();
+    for (game, locale) in jobs {
+        match crate::shop::export(shared, game, &locale, shop, &template_for(shared.root(), &game.id)) {
+            Ok(e) => {
+                files.extend(e.files);
+                for d in e.skipped {
+                    if !warnings
+                        .iter()
+                        .any(|(w, _): &(crate::diag::Diagnostic, _)| w.message == d.message)
+                    {
+                        warnings.push((d, crate::diag::SourceMap::default()));
+                    }
+                }
+            }
+            Err(p) => problems.extend(p),
+        }
+        progress.advance();
+    }
+    progress.finish();
+    let color = use_color(cli.color);
+    if !problems.is_empty() {
+        let mut stdout = super::render_each(&problems, cli.format, color);
+        stdout.push_str("export failed: nothing was written\n");
+        return Ok(Outcome::report(stdout, false));
+    }
+    for (path, bytes) in &files {
+        let path = args.select.out.join(path);
+        write_atomic(&path, bytes).map_err(|source| Fatal::Write { path, source })?;
+    }
+    let stdout = match cli.format {
+        Format::Human => {
+            super::render_each(&warnings, cli.format, color)
+                + &format!(
+                    "exported {} files for {} into {}/<game>/shop/{}/\n",
+                    files.len(),
+                    shop.name,
+                    args.select.out.display(),
+                    shop.id
+                )
+        }
+        Format::Json => {
+            let list: Vec<_> = files
+                .iter()
+                .map(|(p, _)| args.select.out.join(p).display().to_string())
+                .collect();
+            let diags: Vec<_> = warnings.iter().map(|(d, s)| crate::diag::to_json(d, s)).collect();
+            let mut s = serde_json::to_string_pretty(&serde_json::json!({"files": list, "diagnostics": diags}))
+                .unwrap_or_default();
+            s.push('\n');
+            s
+        }
+    };
+    Ok(Outcome::report(stdout, true))
 }

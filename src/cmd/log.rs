@@ -89,7 +89,7 @@ pub fn check_log(data: &Path, path: &Path, options: &Options) -> Result<LogRepor
     // inside the project (the working folder, the data folder) or the log's own folder.
     let log_dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let scope = Scope::within_any(&[Path::new("."), data, log_dir]);
-    let Some(log) = check_decks(&game, log, path, &text, &scope, &mut report)? else {
+    let Some(log) = check_decks(&game, log, path, &scope, &mut report)? else {
         return Ok(report);
     };
     match engine.replay(&log, options) {
@@ -116,7 +116,6 @@ fn check_decks(
     game: &Game,
     mut log: log::Log,
     path: &Path,
-    text: &str,
     scope: &Scope,
     report: &mut LogReport,
 ) -> Result<Option<log::Log>, Fatal> {
@@ -147,7 +146,11 @@ fn check_decks(
                     }
                 }
             }
-            None => crate::deck::list::parse_node(node, text, game, c, false, &mut diags),
+            None => {
+                let (deck, d) = crate::deck::report::read_yaml_list(node, game, c, false, path);
+                diags.extend(d);
+                deck
+            }
         };
         let fields = log
             .header
@@ -172,19 +175,34 @@ fn check_decks(
                 .and_then(Json::as_str)
                 .map(str::to_string),
             params,
+            locale: None,
         };
         let verdict = crate::deck::validate(game, c, &deck, &ctx);
         for p in &verdict.problems {
             diags.push(
-                Diagnostic::new(Code::DeckFormat, format!("{}'s {}: {}", player.name, c.noun, p.message))
-                    .at(p.span.unwrap_or(node.span))
-                    .expected(p.expected.clone()),
+                Diagnostic::new(
+                    Code::DeckFormat,
+                    format!(
+                        "{}'s {}: {}",
+                        player.name,
+                        c.noun.get(verdict.locale.as_str()),
+                        p.message
+                    ),
+                )
+                .at(p.span.unwrap_or(node.span))
+                .expected(p.expected.clone()),
             );
         }
         for v in &verdict.violations {
             let d = Diagnostic::new(
                 Code::DeckRule,
-                format!("{}'s {}: {}: {}", player.name, c.noun, v.rules.join(", "), v.message),
+                format!(
+                    "{}'s {}: {}: {}",
+                    player.name,
+                    c.noun.get(verdict.locale.as_str()),
+                    v.rules.join(", "),
+                    v.message
+                ),
             )
             .at(v.spans.first().copied().unwrap_or(node.span))
             .expected(v.expected.clone())
@@ -217,7 +235,7 @@ fn is_deck_file(s: &str) -> bool {
 fn read_deck_file(
     file: &Path,
     game: &Game,
-    c: &crate::deck::Construction,
+    c: &crate::model::Construction,
     scope: &Scope,
     report: &mut LogReport,
     diags: &mut Vec<Diagnostic>,
@@ -235,14 +253,20 @@ fn read_deck_file(
     };
     if matches!(file.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")) {
         match pack::parse_yaml(&text, id, &limits) {
-            Ok(node) => Ok(Some(crate::deck::list::parse_node(&node, &text, game, c, true, diags))),
+            Ok(node) => {
+                let (deck, d) = crate::deck::report::read_yaml_list(&node, game, c, true, file);
+                diags.extend(d);
+                Ok(Some(deck))
+            }
             Err(d) => {
                 diags.push(*d);
                 Ok(Some(crate::deck::Deck::default()))
             }
         }
     } else {
-        Ok(Some(crate::deck::list::parse_text(&text, id, game, c, diags)))
+        let (deck, d) = crate::deck::report::read_text_list(&text, id, game, c, file);
+        diags.extend(d);
+        Ok(Some(deck))
     }
 }
 

@@ -11,6 +11,7 @@ pub mod i18n;
 mod i18n_import;
 pub mod log;
 pub mod manual;
+pub mod preflight;
 pub mod scaffold;
 pub mod schema;
 pub mod sheet;
@@ -93,6 +94,43 @@ pub fn read_source(
     })
 }
 
+/// The project's fonts and typst library for rendering, rooted at the
+/// current directory (templates and fonts are read from there).
+pub fn project_shared() -> Result<crate::render::world::Shared, Fatal> {
+    let shared = crate::render::world::Shared::new(std::path::Path::new("."), crate::render::pipeline::epoch())
+        .map_err(|e| {
+            Fatal::Setup(format!(
+                "cannot load fonts from `fonts/`: {e} (run pnpkit from the project root)"
+            ))
+        })?;
+    if shared.font_count() == 0 {
+        return Err(Fatal::Setup(
+            "no font in `fonts/`: pnpkit renders only with the project's fonts".into(),
+        ));
+    }
+    Ok(shared)
+}
+
+/// Diagnostics that each carry their own sources, rendered for humans or as JSON.
+pub fn render_each<'a>(
+    items: impl IntoIterator<Item = &'a (crate::diag::Diagnostic, crate::diag::SourceMap)>,
+    format: crate::cli::Format,
+    color: bool,
+) -> String {
+    match format {
+        crate::cli::Format::Human => items
+            .into_iter()
+            .map(|(d, sources)| crate::diag::render_human(std::slice::from_ref(d), sources, color))
+            .collect(),
+        crate::cli::Format::Json => {
+            let list: Vec<_> = items.into_iter().map(|(d, s)| crate::diag::to_json(d, s)).collect();
+            let mut s = serde_json::to_string_pretty(&serde_json::json!({"diagnostics": list})).unwrap_or_default();
+            s.push('\n');
+            s
+        }
+    }
+}
+
 /// Whether human output should be coloured.
 pub fn use_color(choice: Color) -> bool {
     match choice {
@@ -116,6 +154,7 @@ pub fn run(cli: &Cli, progress: &dyn Progress) -> Result<Outcome, Fatal> {
         Command::Check(args) => check::run(cli, args),
         Command::Schema(args) => schema::run(cli, args),
         Command::Build(args) => build::run(cli, args, progress),
+        Command::Preflight(args) => preflight::run(cli, args, progress),
         Command::Export(args) => export::run(cli, args, progress),
         Command::I18n(args) => i18n::run(cli, args),
         Command::Log(args) => log::run(cli, args),

@@ -155,7 +155,7 @@ impl Session {
                     plan.data["pieces"] = serde_json::Value::Array(list);
                     plan.pages = names.len();
                     plan.out = plan.out.with_file_name(format!("{}-changed.pdf", game.id));
-                    if let Ok(b) = crate::render::pipeline::build_one(&self.shared, &plan, &[]) {
+                    if let Ok(b) = crate::render::pipeline::build_one(&self.shared, &plan, &[], None) {
                         let path = self.out.join(&plan.out);
                         write_atomic(&path, &b.pdf).map_err(|source| Fatal::Write {
                             path: path.clone(),
@@ -182,7 +182,12 @@ impl Session {
                 let t = Instant::now();
                 let compiled: Vec<_> = todo
                     .par_iter()
-                    .map(|&i| (i, crate::render::pipeline::build_one(shared, &pieces.chunks[i], &[])))
+                    .map(|&i| {
+                        (
+                            i,
+                            crate::render::pipeline::build_one(shared, &pieces.chunks[i], &[], None),
+                        )
+                    })
                     .collect();
                 self.last[0].0 += compiled.len();
                 self.last[0].1 += t.elapsed().as_secs_f64();
@@ -218,7 +223,7 @@ impl Session {
                 let compiled: Vec<_> = keyed
                     .par_iter()
                     .filter(|(k, p)| self.cache.get(&p.out).map(|d| d.key) != Some(*k))
-                    .map(|(k, p)| (*k, crate::render::pipeline::build_one(shared, p, &files)))
+                    .map(|(k, p)| (*k, crate::render::pipeline::build_one(shared, p, &files, None)))
                     .collect();
                 self.last[1].0 += compiled.len();
                 self.last[1].1 += t.elapsed().as_secs_f64();

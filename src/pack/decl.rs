@@ -23,6 +23,8 @@ const GAME_KEYS: &[&str] = &[
     "kit",
     "rule_ids",
     "construction",
+    "icons",
+    "fonts",
 ];
 const KIND_KEYS: &[&str] = &["name", "size", "shape", "fields", "rules", "variants"];
 const RULE_KEYS: &[&str] = &["id", "when", "require", "forbid", "expect", "match", "message"];
@@ -43,7 +45,11 @@ pub struct Decl {
     pub rule_ids: Vec<String>,
     pub rule_ids_span: Option<Span>,
     /// Deck and army construction rules (docs/decks.md).
-    pub construction: Option<crate::deck::Construction>,
+    pub construction: Option<crate::model::Construction>,
+    /// Icons for texts (`:name:`): name → its name in every locale, and where each is declared.
+    pub icons: IndexMap<String, (Text, Span)>,
+    /// Font families the pack's layouts use, by role (`title: "DejaVu Sans"`), and where.
+    pub fonts: IndexMap<String, (String, Span)>,
 }
 
 /// Reads `rule_ids: {prefix: OW, count: 16}` into `OW-1` … `OW-16`.
@@ -139,7 +145,15 @@ pub fn read_decl(root: &Node, folder: &str, diags: &mut Vec<Diagnostic>) -> Opti
     let rule_ids = rule_ids_node.map(|n| read_rule_ids(n, diags)).unwrap_or_default();
     let construction = m
         .take("construction")
-        .and_then(|n| crate::deck::read::read_construction(n, &kinds, diags));
+        .and_then(|n| super::construction::read_construction(n, &kinds, &locales, diags));
+    let icons = m
+        .take("icons")
+        .map(|n| super::assets::read_icons(n, &locales, diags))
+        .unwrap_or_default();
+    let fonts = m
+        .take("fonts")
+        .map(|n| super::assets::read_fonts(n, diags))
+        .unwrap_or_default();
     m.finish(GAME_KEYS, diags);
     Some(Decl {
         id: id.unwrap_or_else(|| folder.to_owned()),
@@ -152,6 +166,8 @@ pub fn read_decl(root: &Node, folder: &str, diags: &mut Vec<Diagnostic>) -> Opti
         rule_ids,
         rule_ids_span: rule_ids_node.map(|n| n.span),
         construction,
+        icons,
+        fonts,
     })
 }
 
@@ -511,6 +527,7 @@ fn read_field_spec(
         .and_then(|n| read_str(n, &format!("`help` of {what}"), diags).map(str::to_owned));
     let default_node = m.take("default");
     let mut keys: Vec<&str> = vec!["type", "required", "help", "default"];
+    let mut labels: IndexMap<String, Text> = IndexMap::new();
     let int_opt = |m: &mut MapReader, key: &str, diags: &mut Vec<Diagnostic>| {
         m.take(key)
             .and_then(|n| read_int(n, &format!("`{key}` of {what}"), diags))
@@ -550,23 +567,44 @@ fn read_field_spec(
         "color" => FieldType::Color,
         "enum" => {
             keys.push("values");
-            let values: Vec<String> = m
-                .require("values", "the list of allowed values", diags)
-                .and_then(|n| read_seq(n, &format!("`values` of {what}"), diags))
-                .map(|items| {
-                    items
-                        .iter()
-                        .filter_map(|i| match &i.value {
-                            Value::Str(s) => Some(s.clone()),
-                            Value::Int(x) => Some(x.to_string()),
-                            _ => {
-                                diags.push(wrong_type(i, "an enum value", "a string"));
-                                None
+            // `values: [a, b]`, or `values: {a: {es: …, en: …}, …}` naming each value per locale.
+            let vnode = m.require("values", "the list of allowed values", diags);
+            let values: Vec<String> = match vnode {
+                Some(n) if matches!(n.value, Value::Map(_)) => {
+                    let mut values = Vec::new();
+                    if let Some(mut vm) = MapReader::new(n, format!("`values` of {what}"), diags) {
+                        let entries: Vec<_> = vm.rest().collect();
+                        for (k, v) in entries {
+                            let Some(key) = scalar_key(k) else {
+                                diags.push(wrong_type(k, "an enum value", "a string"));
+                                continue;
+                            };
+                            vm.take(&key);
+                            if let Some(t) = read_text(v, &format!("the name of `{key}` in {what}"), locales, diags) {
+                                labels.insert(key.clone(), t);
                             }
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
+                            values.push(key);
+                        }
+                    }
+                    values
+                }
+                Some(n) => read_seq(n, &format!("`values` of {what}"), diags)
+                    .map(|items| {
+                        items
+                            .iter()
+                            .filter_map(|i| match &i.value {
+                                Value::Str(s) => Some(s.clone()),
+                                Value::Int(x) => Some(x.to_string()),
+                                _ => {
+                                    diags.push(wrong_type(i, "an enum value", "a string"));
+                                    None
+                                }
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                None => Vec::new(),
+            };
             if values.is_empty() {
                 diags.push(
                     Diagnostic::new(Code::BadDeclaration, format!("{what} is an enum without values"))
@@ -643,6 +681,25 @@ fn read_field_spec(
                 unique,
             }
         }
+        "image" => {
+            keys.push("size");
+            // The size the art prints at, for the resolution check: `size: {width: 57, height: 40}` (mm).
+            let size = m.take("size").and_then(|n| {
+                let mut sm = MapReader::new(n, format!("`size` of {what}"), diags)?;
+                let mut dim = |key: &str, diags: &mut Vec<Diagnostic>| {
+                    sm.require(key, "millimetres", diags)
+                        .and_then(|x| read_number(x, &format!("`{key}` of the size of {what}"), diags))
+                        .filter(|x| *x > 0.0 && *x <= 2000.0)
+                };
+                let (width, height) = (dim("width", diags), dim("height", diags));
+                sm.finish(&["width", "height"], diags);
+                Some(Size {
+                    width: width?,
+                    height: height?,
+                })
+            });
+            FieldType::Image { size }
+        }
         "record" => {
             keys.push("fields");
             let fields = m
@@ -683,6 +740,7 @@ fn read_field_spec(
         ty,
         default,
         help,
+        labels,
     })
 }
 

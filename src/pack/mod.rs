@@ -1,6 +1,8 @@
 //! Finding and reading game packs: the data directory, each pack's
 //! `game.yaml` and component files. I/O lives here and in `cmd/`.
 
+pub mod assets;
+pub mod construction;
 pub mod decl;
 pub mod reader;
 pub mod yaml;
@@ -170,7 +172,7 @@ impl Input {
     fn expected_text(self) -> &'static str {
         match self {
             Input::PackFile => "a UTF-8 encoded YAML file",
-            Input::Deck => "a UTF-8 encoded deck list (plain text or YAML)",
+            Input::Deck => "UTF-8 text (a spreadsheet saves it as \"CSV UTF-8\")",
             Input::Log => "a UTF-8 encoded YAML game log",
             Input::Po => "a UTF-8 encoded gettext PO file",
         }
@@ -181,7 +183,7 @@ impl Input {
             Input::PackFile => {
                 "split it: components over several files in `components/<kind>/`, rules over several chapters in `rules/`"
             }
-            Input::Deck => "a deck or army list is a few hundred lines at most: check that this is the right file",
+            Input::Deck => "a deck list is a few kilobytes: check that the right file was named",
             Input::Log => "record one game per log file",
             Input::Po => "export and import one game and locale at a time (`pnpkit i18n export <game> --locale <l>`)",
         }

@@ -4,6 +4,7 @@
 
 use serde_json::{Value, json};
 
+use crate::markup::TextOut;
 use crate::model::Game;
 use crate::reference::{Cell, Section, SectionKind};
 use crate::text::TextEnv;
@@ -14,15 +15,13 @@ fn text(env: &TextEnv, t: &crate::reference::SText) -> String {
     env.render(raw, None).unwrap_or_else(|_| raw.to_owned())
 }
 
-fn paragraphs(env: &TextEnv, t: &crate::reference::SText) -> Vec<String> {
-    text(env, t)
-        .split("\n\n")
-        .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
-        .filter(|p| !p.is_empty())
-        .collect()
+/// A text as typst markup for the `rich` helper: its markup (bold, italic,
+/// lists, paragraphs, icons) kept, everything else escaped.
+fn rich(env: &TextEnv, t: &crate::reference::SText, out: TextOut) -> String {
+    crate::markup::render(&text(env, t), out)
 }
 
-fn section_view(env: &TextEnv, s: &Section, titles: &std::collections::HashMap<String, String>) -> Value {
+fn section_view(env: &TextEnv, s: &Section, titles: &std::collections::HashMap<String, String>, out: TextOut) -> Value {
     json!({
         "id": s.id,
         "rule": crate::reference::is_rule_id(&s.id),
@@ -33,20 +32,20 @@ fn section_view(env: &TextEnv, s: &Section, titles: &std::collections::HashMap<S
             SectionKind::Table => "table",
         },
         "title": text(env, &s.title),
-        "paragraphs": s.text.as_ref().map(|t| paragraphs(env, t)).unwrap_or_default(),
-        "steps": s.steps.iter().map(|t| text(env, t)).collect::<Vec<_>>(),
+        "text": s.text.as_ref().map(|t| rich(env, t, out)),
+        "steps": s.steps.iter().map(|t| rich(env, t, out)).collect::<Vec<_>>(),
         "columns": s.columns.iter().map(|t| text(env, t)).collect::<Vec<_>>(),
         "rows": s.rows.iter().map(|row| row.iter().map(|c| match c {
-            Cell::Text(t) => text(env, t),
-            Cell::Plain(p) => env.render(p, None).unwrap_or_else(|_| p.clone()),
+            Cell::Text(t) => rich(env, t, out),
+            Cell::Plain(p) => crate::markup::render(&env.render(p, None).unwrap_or_else(|_| p.clone()), out),
         }).collect::<Vec<_>>()).collect::<Vec<_>>(),
-        "see": s.see.iter().map(|(id, _)| json!({"id": id, "title": titles.get(id)})).collect::<Vec<_>>(),
-        "sections": s.sections.iter().map(|sub| section_view(env, sub, titles)).collect::<Vec<_>>(),
+        "see": s.see.iter().map(|(id, _)| json!({"id": id, "title": titles.get(id), "rule": crate::reference::is_rule_id(id)})).collect::<Vec<_>>(),
+        "sections": s.sections.iter().map(|sub| section_view(env, sub, titles, out)).collect::<Vec<_>>(),
     })
 }
 
 /// The rules reference of a game in one locale.
-pub fn rules_view(game: &Game, locale: &str) -> Value {
+pub fn rules_view(game: &Game, locale: &str, out: TextOut) -> Value {
     let r = &game.reference;
     let env = TextEnv::new(&r.glossary, &r.facts, &game.components, locale);
     let mut titles = std::collections::HashMap::new();
@@ -63,8 +62,8 @@ pub fn rules_view(game: &Game, locale: &str) -> Value {
             json!({
                 "id": ch.id,
                 "title": text(&env, &ch.title),
-                "paragraphs": ch.text.as_ref().map(|t| paragraphs(&env, t)).unwrap_or_default(),
-                "sections": ch.sections.iter().map(|s| section_view(&env, s, &titles)).collect::<Vec<_>>(),
+                "text": ch.text.as_ref().map(|t| rich(&env, t, out)),
+                "sections": ch.sections.iter().map(|s| section_view(&env, s, &titles, out)).collect::<Vec<_>>(),
             })
         })
         .collect();
@@ -76,7 +75,7 @@ pub fn rules_view(game: &Game, locale: &str) -> Value {
                 "id": t.id,
                 "term": t.forms.get(locale),
                 "others": t.forms.0.iter().filter(|(l, _)| l.as_str() != locale).map(|(l, f)| json!({"locale": l, "term": f})).collect::<Vec<_>>(),
-                "note": t.note.as_ref().map(|n| text(&env, n)),
+                "note": t.note.as_ref().map(|n| rich(&env, n, out)),
             })
         })
         .collect();
@@ -89,7 +88,7 @@ pub fn rules_view(game: &Game, locale: &str) -> Value {
 }
 
 /// The quick reference of a game in one locale.
-pub fn quickref_view(game: &Game, locale: &str) -> Option<Value> {
+pub fn quickref_view(game: &Game, locale: &str, out: TextOut) -> Option<Value> {
     let r = &game.reference;
     let q = r.quickref.as_ref()?;
     let env = TextEnv::new(&r.glossary, &r.facts, &game.components, locale);
@@ -106,15 +105,15 @@ pub fn quickref_view(game: &Game, locale: &str) -> Option<Value> {
         })
         .collect();
     Some(json!({
-        "turn": q.turn.iter().map(|t| text(&env, t)).collect::<Vec<_>>(),
+        "turn": q.turn.iter().map(|t| rich(&env, t, out)).collect::<Vec<_>>(),
         "actions": q.actions.iter().map(|a| json!({
             "name": text(&env, &a.name),
             "cost": a.cost.as_ref().map(|t| text(&env, t)),
-            "effect": a.effect.as_ref().map(|t| text(&env, t)),
+            "effect": a.effect.as_ref().map(|t| rich(&env, t, out)),
             "rule": a.rule,
         })).collect::<Vec<_>>(),
         "numbers": numbers,
-        "victory": q.victory.iter().map(|t| text(&env, t)).collect::<Vec<_>>(),
-        "notes": q.notes.iter().map(|t| text(&env, t)).collect::<Vec<_>>(),
+        "victory": q.victory.iter().map(|t| rich(&env, t, out)).collect::<Vec<_>>(),
+        "notes": q.notes.iter().map(|t| rich(&env, t, out)).collect::<Vec<_>>(),
     }))
 }

@@ -92,7 +92,7 @@ impl Grid {
     }
 
     /// The same grid cut down to `cols`×`rows`, centred again in `area`.
-    fn limited(self, cols: usize, rows: usize, area: Rect) -> Grid {
+    pub fn limited(self, cols: usize, rows: usize, area: Rect) -> Grid {
         let grid_w = self.pitch_x * (cols - 1) as f64 + self.w;
         let grid_h = self.pitch_y * (rows - 1) as f64 + self.h;
         Grid {

@@ -3,12 +3,16 @@
 //! reads templates and fonts from the project root.
 
 pub mod book;
+pub mod decklist;
 pub mod impose;
 pub mod pipeline;
+pub mod preflight;
+mod sheets;
 pub mod world;
 
 use std::path::PathBuf;
 
+use indexmap::IndexMap;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use typst::WorldExt;
@@ -19,10 +23,7 @@ use typst_layout::PagedDocument;
 use crate::diag::{Code, Diagnostic, SourceMap};
 use crate::model::{Component, Game, Kind, Shape};
 use crate::pack::yaml::span_of_offset;
-use impose::{
-    Duplex, Grid, Line, Paper, Rect, Settings, Slot, choose_grid, fold_mirror, gutterfold_areas, mirror, mirror_line,
-    printable,
-};
+use impose::{Duplex, Line, Paper, Settings, Slot, printable};
 use world::{DocWorld, Shared};
 
 /// Where fronts and backs go.
@@ -44,7 +45,11 @@ pub struct KitOptions {
     pub duplex: Duplex,
     pub layout: Layout,
     pub ink_saver: bool,
+    /// A designer's proof: invented (`sample`) values are marked on the pieces.
+    pub proof: bool,
     pub settings: Settings,
+    /// Inspect every laid-out page (`pnpkit preflight`) against these limits.
+    pub preflight: Option<preflight::Limits>,
 }
 
 impl Default for KitOptions {
@@ -55,7 +60,9 @@ impl Default for KitOptions {
             duplex: Duplex::Long,
             layout: Layout::Duplex,
             ink_saver: false,
+            proof: false,
             settings: Settings::default(),
+            preflight: None,
         }
     }
 }
@@ -76,6 +83,8 @@ pub enum Part {
     Rules,
     /// The 1–2 page quick reference.
     Quickref,
+    /// Two pages to print double-sided first: do fronts and backs line up?
+    DuplexTest,
 }
 
 impl Part {
@@ -89,10 +98,11 @@ impl Part {
             Part::Pieces => "pieces",
             Part::Rules => "rules",
             Part::Quickref => "quickref",
+            Part::DuplexTest => "duplex-test",
         }
     }
 
-    fn of(shape: Shape) -> Option<Part> {
+    pub(super) fn of(shape: Shape) -> Option<Part> {
         match shape {
             Shape::Card => Some(Part::Cards),
             Shape::Token | Shape::Counter => Some(Part::Tokens),
@@ -117,11 +127,25 @@ pub struct DocPlan {
     pub data: Value,
     /// Pages the plan lays out (known before compiling).
     pub pages: usize,
+    /// The pack's icon and art files the layouts may read (`/pack/…`).
+    pub assets: Assets,
+}
+
+/// A pack's files by virtual path, shared by every document of a game.
+pub type Assets = std::sync::Arc<Vec<(String, std::sync::Arc<Vec<u8>>)>>;
+
+/// Pack file bytes handed to typst without a copy.
+struct AssetBytes(std::sync::Arc<Vec<u8>>);
+
+impl AsRef<[u8]> for AssetBytes {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
 }
 
 /// One placed piece: which design (a page of the pieces document) and where.
 #[derive(Clone, Debug, Serialize)]
-struct Item {
+pub(crate) struct Item {
     kind: String,
     id: String,
     copy: u32,
@@ -130,13 +154,15 @@ struct Item {
     /// The chunk document (virtual path) and its page (1-based) holding the design.
     file: String,
     piece: usize,
+    /// Degrees clockwise the design is turned on the page (0 or 90; backs also 180, 270).
+    rotate: u32,
     #[serde(flatten)]
     slot: Slot,
 }
 
 /// One page of a sheet document.
 #[derive(Clone, Debug, Serialize)]
-struct Page {
+pub(crate) struct Page {
     side: &'static str,
     kind: String,
     items: Vec<Item>,
@@ -153,45 +179,116 @@ pub fn has_backs(kind: &Kind) -> bool {
     kind.shape == Shape::Card
 }
 
-fn component_view(c: &Component, locale: &str, env: &crate::text::TextEnv) -> Value {
-    let mut fields: Map<String, Value> = c.fields.iter().map(|(k, v)| (k.clone(), v.localized(locale))).collect();
-    // Texts that quote values are rendered here, once per locale, before layout.
-    for v in fields.values_mut() {
-        render_texts(v, env, c);
-    }
+/// What a view needs besides the component: the locale, the text
+/// environment, whether this is a proof, and the pack's files.
+struct ViewCx<'a> {
+    locale: &'a str,
+    env: &'a crate::text::TextEnv,
+    proof: bool,
+    assets: &'a Assets,
+}
+
+fn component_view(c: &Component, kind: Option<&Kind>, cx: &ViewCx) -> Value {
+    let fields: Map<String, Value> = c
+        .fields
+        .iter()
+        .map(|(k, v)| {
+            let spec = kind.and_then(|kd| kd.fields.get(k));
+            (k.clone(), field_view(v, spec, cx, c))
+        })
+        .collect();
+    // Invented values are marked only on proofs: a player's kit never shows them.
+    let proof = cx.proof;
+    let sample = proof && !c.sample.is_none();
     json!({
         "id": c.id,
         "kind": c.kind,
-        "name": c.name.get(locale),
+        "name": c.name.get(cx.locale),
         "copies": c.copies,
-        "sample": !c.sample.is_none(),
+        "sample": sample,
         // Which values are invented: every field (`true`) or the listed ones.
         "sample_fields": match &c.sample {
-            crate::model::Sample::Fields(f) => json!(f),
-            crate::model::Sample::All => json!(true),
-            crate::model::Sample::None => json!([]),
+            crate::model::Sample::Fields(f) if proof => json!(f),
+            crate::model::Sample::All if proof => json!(true),
+            _ => json!([]),
         },
         "fields": fields,
     })
 }
 
-fn render_texts(v: &mut Value, env: &crate::text::TextEnv, c: &Component) {
+/// A field as layouts see it: translatable texts in the locale, their
+/// quoted values filled in (`check` rendered every one already) and their
+/// markup turned into typst markup for the `rich` helper; artwork as
+/// `(src: "/pack/art/…", name: "art/…")`, `src` none while the file is missing.
+fn field_view(
+    v: &crate::model::FieldValue,
+    spec: Option<&crate::model::FieldSpec>,
+    cx: &ViewCx,
+    c: &Component,
+) -> Value {
+    use crate::model::{FieldType, FieldValue};
+    let sub = |name: &str| match spec.map(|s| &s.ty) {
+        Some(FieldType::Record { fields }) => fields.get(name),
+        _ => None,
+    };
     match v {
-        Value::String(s) if crate::text::is_template(s) => {
-            // `check` has rendered every template already; a failure here cannot happen.
-            if let Ok(r) = env.render(s, Some(c)) {
-                *s = r;
-            }
+        FieldValue::Text(t) => {
+            let raw = t.get(cx.locale);
+            let text = if crate::text::is_template(raw) {
+                cx.env.render(raw, Some(c)).unwrap_or_else(|_| raw.to_owned())
+            } else {
+                raw.to_owned()
+            };
+            Value::String(crate::markup::typst(&text))
         }
-        Value::Array(items) => items.iter_mut().for_each(|i| render_texts(i, env, c)),
-        Value::Object(m) => m.values_mut().for_each(|i| render_texts(i, env, c)),
-        _ => {}
+        FieldValue::Str(path) if matches!(spec.map(|s| &s.ty), Some(FieldType::Image { .. })) => {
+            let virt = crate::check::assets::art_path(path);
+            let present = cx.assets.iter().any(|(p, _)| *p == virt);
+            json!({"src": if present { Value::String(virt) } else { Value::Null }, "name": path})
+        }
+        FieldValue::List(items) => {
+            let of = match spec.map(|s| &s.ty) {
+                Some(FieldType::List { of, .. }) => Some(of.as_ref()),
+                _ => None,
+            };
+            Value::Array(items.iter().map(|i| field_view(i, of, cx, c)).collect())
+        }
+        FieldValue::Record(r) => Value::Object(
+            r.iter()
+                .map(|(k, x)| (k.clone(), field_view(x, sub(k), cx, c)))
+                .collect(),
+        ),
+        other => other.localized(cx.locale),
+    }
+}
+
+/// The names of enum values in a locale, by field: `{field: {value: name}}`
+/// (record fields by their own names).
+fn enum_labels(fields: &IndexMap<String, crate::model::FieldSpec>, locale: &str, out: &mut Map<String, Value>) {
+    for (name, spec) in fields {
+        if !spec.labels.is_empty() {
+            let m: Map<String, Value> = spec
+                .labels
+                .iter()
+                .map(|(v, t)| (v.clone(), Value::String(t.get(locale).to_owned())))
+                .collect();
+            out.insert(name.clone(), Value::Object(m));
+        }
+        match &spec.ty {
+            crate::model::FieldType::Record { fields } => enum_labels(fields, locale, out),
+            crate::model::FieldType::List { of, .. } => {
+                if let crate::model::FieldType::Record { fields } = &of.ty {
+                    enum_labels(fields, locale, out);
+                }
+            }
+            _ => {}
+        }
     }
 }
 
 /// The game as templates see it in one locale: kinds with their sizes, and
 /// every component by kind and id, texts resolved.
-pub fn game_view(game: &Game, locale: &str) -> Value {
+pub fn game_view(game: &Game, locale: &str, proof: bool) -> Value {
     let env = crate::text::TextEnv::new(
         &game.reference.glossary,
         &game.reference.facts,
@@ -203,6 +300,8 @@ pub fn game_view(game: &Game, locale: &str) -> Value {
         .values()
         .map(|k| {
             let size = k.size.as_ref().and_then(|s| game.sizes.get(s));
+            let mut labels = Map::new();
+            enum_labels(&k.fields, locale, &mut labels);
             (
                 k.id.clone(),
                 json!({
@@ -210,26 +309,38 @@ pub fn game_view(game: &Game, locale: &str) -> Value {
                     "shape": k.shape,
                     "size": size,
                     "backs": has_backs(k),
+                    "labels": labels,
                 }),
             )
         })
         .collect();
+    let cx = ViewCx {
+        locale,
+        env: &env,
+        proof,
+        assets: &game.assets,
+    };
     let components: Map<String, Value> = game
         .components
         .iter()
         .map(|(kind, list)| {
-            let by_id: Map<String, Value> = list
-                .iter()
-                .map(|c| (c.id.clone(), component_view(c, locale, &env)))
-                .collect();
+            let k = game.kinds.get(kind);
+            let by_id: Map<String, Value> = list.iter().map(|c| (c.id.clone(), component_view(c, k, &cx))).collect();
             (kind.clone(), Value::Object(by_id))
         })
+        .collect();
+    let icons: Map<String, Value> = game
+        .icons
+        .iter()
+        .map(|(n, t)| (n.clone(), Value::String(t.get(locale).to_owned())))
         .collect();
     json!({
         "id": game.id,
         "name": game.name.get(locale),
         "kinds": kinds,
         "components": components,
+        "icons": icons,
+        "fonts": game.fonts,
     })
 }
 
@@ -320,7 +431,7 @@ pub fn plan_pieces(game: &Game, locale: &str, opts: &KitOptions, template: &str)
             }
         }
     }
-    let view = game_view(game, locale);
+    let view = game_view(game, locale, opts.proof);
     let dir = PathBuf::from(&game.id).join(locale);
     let main = format!(
         "#import \"/templates/shared/kit.typ\": render-pieces\n#import \"{template}\" as game\n#render-pieces(json(\"/data.json\"), game)\n"
@@ -344,6 +455,7 @@ pub fn plan_pieces(game: &Game, locale: &str, opts: &KitOptions, template: &str)
                 "pieces": chunk,
             }),
             pages: chunk.len(),
+            assets: game.assets.clone(),
         })
         .collect();
     let merged_pages: Vec<Value> = pieces
@@ -370,6 +482,7 @@ pub fn plan_pieces(game: &Game, locale: &str, opts: &KitOptions, template: &str)
             "pages": merged_pages,
         }),
         pages: pieces.len(),
+        assets: game.assets.clone(),
     };
     PiecesPlan {
         locale: locale.to_owned(),
@@ -386,6 +499,7 @@ fn settings_view(opts: &KitOptions) -> Value {
         "duplex": opts.duplex,
         "layout": opts.layout,
         "ink_saver": opts.ink_saver,
+        "proof": opts.proof,
     })
 }
 
@@ -396,7 +510,7 @@ pub fn plan_game(game: &Game, locale: &str, paper: Paper, opts: &KitOptions, pie
     for part in [Part::Cards, Part::Tokens, Part::Sheets, Part::Boards] {
         let pages = match part {
             Part::Boards => board_pages(game, locale, paper, opts, pieces),
-            _ => sheet_pages(game, locale, part, paper, opts, pieces),
+            _ => sheets::sheet_pages(game, locale, part, paper, opts, pieces),
         };
         if pages.is_empty() {
             continue;
@@ -405,12 +519,12 @@ pub fn plan_game(game: &Game, locale: &str, paper: Paper, opts: &KitOptions, pie
     }
     if !game.reference.chapters.is_empty() {
         let mut d = doc(game, locale, paper, Part::Rules, opts, Vec::new());
-        d.data["rules"] = book::rules_view(game, locale);
+        d.data["rules"] = book::rules_view(game, locale, crate::markup::TextOut::Typst);
         d.main = "#import \"/templates/shared/rules.typ\": render-rules\n#render-rules(json(\"/data.json\"))\n".into();
         d.pages = 0;
         docs.push(d);
     }
-    if let Some(q) = book::quickref_view(game, locale) {
+    if let Some(q) = book::quickref_view(game, locale, crate::markup::TextOut::Typst) {
         let mut d = doc(game, locale, paper, Part::Quickref, opts, Vec::new());
         d.data["quickref"] = q;
         d.main =
@@ -419,14 +533,57 @@ pub fn plan_game(game: &Game, locale: &str, paper: Paper, opts: &KitOptions, pie
         d.pages = 0;
         docs.push(d);
     }
+    let backs = game
+        .kinds
+        .values()
+        .any(|k| has_backs(k) && game.components.get(&k.id).is_some_and(|l| !l.is_empty()));
+    if backs && opts.layout == Layout::Duplex {
+        let mut d = doc(game, locale, paper, Part::DuplexTest, opts, Vec::new());
+        d.data["pages"] = json!([{"side": "duplex-test"}, {"side": "duplex-test-back"}]);
+        d.pages = 2;
+        docs.insert(0, d);
+    }
     let summary: Vec<Value> = docs
         .iter()
         .map(|d| {
+            // What the file holds: the kinds placed on its pages, with their copies.
+            let mut kinds: Vec<(String, u32)> = Vec::new();
+            let mut seen_tiles = std::collections::HashSet::new();
+            for page in d.data["pages"].as_array().into_iter().flatten() {
+                if page["side"] == "back" {
+                    continue;
+                }
+                for item in page["items"].as_array().into_iter().flatten() {
+                    if item["face"] == "back" {
+                        continue;
+                    }
+                    // A tiled piece counts once, however many sheets it spans.
+                    if page["side"] == "board" {
+                        let key = format!("{}/{}/{}", item["kind"], item["id"], page["tile"]["variant"]["id"]);
+                        if !seen_tiles.insert(key) {
+                            continue;
+                        }
+                    }
+                    let kind = item["kind"].as_str().unwrap_or_default();
+                    let name = game
+                        .kinds
+                        .get(kind)
+                        .map(|k| k.name.get(locale).to_owned())
+                        .unwrap_or_default();
+                    match kinds.iter_mut().find(|(n, _)| *n == name) {
+                        Some((_, count)) => *count += 1,
+                        None => kinds.push((name, 1)),
+                    }
+                }
+            }
+            let two_sided = matches!(d.part, Part::Cards | Part::DuplexTest) && opts.layout == Layout::Duplex;
             json!({
                 "part": d.part,
                 "file": d.out.file_name().map(|f| f.to_string_lossy().into_owned()),
                 "pages": d.pages,
-                "duplex": d.part == Part::Cards && opts.layout == Layout::Duplex,
+                "duplex": two_sided,
+                "copies": 1,
+                "contents": kinds.iter().map(|(n, c)| json!({"name": n, "count": c})).collect::<Vec<_>>(),
             })
         })
         .collect();
@@ -436,12 +593,32 @@ pub fn plan_game(game: &Game, locale: &str, paper: Paper, opts: &KitOptions, pie
         .map(|k| json!({"name": k.name.get(locale), "count": k.count}))
         .collect();
     let mut cover = doc(game, locale, paper, Part::Cover, opts, Vec::new());
-    cover.data["pages"] = json!([{"side": "cover"}, {"side": "duplex-test"}, {"side": "duplex-test-back"}]);
+    cover.data["pages"] = json!([{"side": "cover"}]);
     cover.data["documents"] = Value::Array(summary);
     cover.data["kit"] = Value::Array(kit);
-    cover.pages = 3;
+    cover.pages = 1;
     docs.insert(0, cover);
     docs
+}
+
+/// Fills in a cover's page counts from the documents of its kit once they
+/// are laid out (the rules and quick reference are only counted by typst).
+pub fn complete_cover(cover: &mut DocPlan, built: &[&pipeline::Built]) {
+    let Some(list) = cover.data["documents"].as_array_mut() else {
+        return;
+    };
+    for entry in list {
+        let file = entry["file"].as_str().unwrap_or_default().to_owned();
+        let found = built.iter().find(|b| {
+            b.plan.game == cover.game
+                && b.plan.locale == cover.locale
+                && b.plan.paper == cover.paper
+                && b.plan.out.file_name().is_some_and(|f| f.to_string_lossy() == file)
+        });
+        if let Some(b) = found {
+            entry["pages"] = json!(b.pages);
+        }
+    }
 }
 
 fn doc(game: &Game, locale: &str, paper: Paper, part: Part, opts: &KitOptions, pages: Vec<Page>) -> DocPlan {
@@ -466,142 +643,7 @@ fn doc(game: &Game, locale: &str, paper: Paper, part: Part, opts: &KitOptions, p
         main: "#import \"/templates/shared/kit.typ\": render-kit\n#render-kit(json(\"/data.json\"))\n".to_string(),
         data,
         pages: n,
-    }
-}
-
-/// Pages of fronts (and backs) for the kinds of one part.
-fn sheet_pages(
-    game: &Game,
-    locale: &str,
-    part: Part,
-    paper: Paper,
-    opts: &KitOptions,
-    pieces: &PiecesPlan,
-) -> Vec<Page> {
-    let s = &opts.settings;
-    let mut pages = Vec::new();
-    for kind in game.kinds.values().filter(|k| Part::of(k.shape) == Some(part)) {
-        let Some(size) = kind.size.as_ref().and_then(|s| game.sizes.get(s)) else {
-            continue;
-        };
-        let copies: Vec<(&Component, u32)> = game
-            .components
-            .get(&kind.id)
-            .into_iter()
-            .flatten()
-            .flat_map(|c| (1..=c.copies).map(move |i| (c, i)))
-            .collect();
-        if copies.is_empty() {
-            continue;
-        }
-        let gutter = opts.layout == Layout::Gutterfold && has_backs(kind);
-        let (area, fold) = if gutter {
-            let (a, f) = gutterfold_areas(&paper, s);
-            (a, Some(f))
-        } else {
-            (printable(&paper, s), None)
-        };
-        let Some(grid) = choose_grid(area, size.width, size.height, s) else {
-            // Larger than the printable area: print each piece tiled over pages,
-            // like a board, rather than leave it out.
-            for (c, _) in &copies {
-                let piece = pieces.locate(&kind.id, &c.id, "front", None);
-                pages.extend(tiled_pages(
-                    kind,
-                    c,
-                    locale,
-                    "front",
-                    piece,
-                    size.width,
-                    size.height,
-                    paper,
-                    s,
-                ));
-            }
-            continue;
-        };
-        let full = printable(&paper, s);
-        let item = |c: &Component, copy: u32, face: &'static str, slot: Slot| {
-            let (chunk, piece) = pieces.locate(&kind.id, &c.id, face, None);
-            Item {
-                kind: kind.id.clone(),
-                id: c.id.clone(),
-                copy,
-                face,
-                file: chunk_path(chunk),
-                piece,
-                slot,
-            }
-        };
-        for chunk in copies.chunks(grid.capacity()) {
-            let slots = grid.slots(chunk.len());
-            let fronts: Vec<Item> = chunk
-                .iter()
-                .zip(&slots)
-                .map(|((c, copy), slot)| item(c, *copy, "front", *slot))
-                .collect();
-            let marks = grid_marks(&grid, &area, full, fold);
-            if let Some(fold) = fold {
-                let mut all = fronts.clone();
-                all.extend(
-                    chunk
-                        .iter()
-                        .zip(&slots)
-                        .map(|((c, copy), slot)| item(c, *copy, "back", fold_mirror(slot, fold))),
-                );
-                let mut both = marks.clone();
-                both.extend(marks.iter().map(|m| Line {
-                    x1: 2.0 * fold - m.x1,
-                    x2: 2.0 * fold - m.x2,
-                    ..*m
-                }));
-                pages.push(Page {
-                    side: "gutterfold",
-                    kind: kind.id.clone(),
-                    items: all,
-                    marks: both,
-                    fold: Some(fold),
-                    tile: None,
-                });
-                continue;
-            }
-            pages.push(Page {
-                side: "front",
-                kind: kind.id.clone(),
-                items: fronts,
-                marks: marks.clone(),
-                fold: None,
-                tile: None,
-            });
-            if has_backs(kind) {
-                pages.push(Page {
-                    side: "back",
-                    kind: kind.id.clone(),
-                    items: chunk
-                        .iter()
-                        .zip(&slots)
-                        .map(|((c, copy), slot)| item(c, *copy, "back", mirror(slot, &paper, opts.duplex)))
-                        .collect(),
-                    marks: marks.iter().map(|m| mirror_line(m, &paper, opts.duplex)).collect(),
-                    fold: None,
-                    tile: None,
-                });
-            }
-        }
-    }
-    pages
-}
-
-/// Crop marks of a grid. In gutterfold the marks stay in the left half.
-fn grid_marks(grid: &Grid, area: &Rect, full: Rect, fold: Option<f64>) -> Vec<Line> {
-    match fold {
-        None => grid.marks(full),
-        Some(_) => grid.marks(Rect {
-            x: full.x,
-            y: full.y,
-            w: area.w,
-            h: full.h,
-        }),
+        assets: game.assets.clone(),
     }
 }
 
@@ -647,7 +689,7 @@ fn board_pages(game: &Game, locale: &str, paper: Paper, opts: &KitOptions, piece
 
 /// The pages of one piece too large for one page, tiled with overlap.
 #[allow(clippy::too_many_arguments)]
-fn tiled_pages(
+pub(super) fn tiled_pages(
     kind: &Kind,
     c: &Component,
     locale: &str,
@@ -673,6 +715,7 @@ fn tiled_pages(
                 face,
                 file: chunk_path(chunk),
                 piece,
+                rotate: 0,
                 slot: Slot {
                     x: t.dst.x,
                     y: t.dst.y,
@@ -700,31 +743,71 @@ fn tiled_pages(
 pub struct Compiled {
     pub document: PagedDocument,
     pub warnings: Vec<Diagnostic>,
+    /// What preflight found on its pages (when asked for).
+    pub findings: Vec<Diagnostic>,
 }
 
 /// Compiles a plan with typst. Errors come back as diagnostics that point
 /// into the templates; `sources` receives the template texts they show.
 /// `files` are in-memory files the document reads: the compiled chunk
-/// documents (`/pieces-<n>.pdf`) that sheet documents place.
+/// documents (`/pieces-<n>.pdf`) that sheet documents place. With `limits`,
+/// the laid-out pages are inspected too (preflight).
 pub fn compile(
     shared: &Shared,
     plan: &DocPlan,
     files: &[(String, typst::foundations::Bytes)],
     sources: &mut SourceMap,
+    limits: Option<&preflight::Limits>,
 ) -> Result<Compiled, Vec<Diagnostic>> {
     let data = serde_json::to_vec(&plan.data).unwrap_or_default();
     let mut world = DocWorld::new(shared, plan.main.clone(), data);
+    for (path, bytes) in plan.assets.iter() {
+        world.add_file(path, typst::foundations::Bytes::new(AssetBytes(bytes.clone())));
+    }
     for (path, bytes) in files {
         world.add_file(path, bytes.clone());
     }
     let warned = typst::compile::<PagedDocument>(&world);
-    let warnings = warned
+    // A font family that is not in `fonts/` is an error: typst would fall back silently.
+    let (unknown_fonts, others): (Vec<_>, Vec<_>) = warned
         .warnings
+        .iter()
+        .partition(|w| w.message.contains("unknown font family"));
+    if !unknown_fonts.is_empty() {
+        return Err(unknown_fonts
+            .iter()
+            .map(|w| {
+                let family = w.message.rsplit(':').next().unwrap_or_default().trim().to_owned();
+                let families = crate::fonts::families(&shared.root().join("fonts"));
+                let d = typst_diagnostic(&world, w, plan, sources, Code::UnknownFont);
+                let hint = crate::fonts::unknown(&family, &families);
+                Diagnostic {
+                    message: hint.message.clone(),
+                    ..d
+                }
+                .expected(hint.expected.clone().unwrap_or_default())
+            })
+            .collect());
+    }
+    let warnings = others
         .iter()
         .map(|w| typst_diagnostic(&world, w, plan, sources, Code::TemplateWarning))
         .collect();
     match warned.output {
-        Ok(document) => Ok(Compiled { document, warnings }),
+        Ok(document) => {
+            let findings = match limits {
+                Some(l) => {
+                    let pieces = piece_infos(plan);
+                    preflight::inspect(&world, plan, &document, pieces.as_deref(), l, sources)
+                }
+                None => Vec::new(),
+            };
+            Ok(Compiled {
+                document,
+                warnings,
+                findings,
+            })
+        }
         Err(errors) => {
             let piece = culprit(shared, plan);
             Err(errors
@@ -741,6 +824,30 @@ pub fn compile(
     }
 }
 
+/// The design on each page of a pieces (chunk) document, for preflight.
+fn piece_infos(plan: &DocPlan) -> Option<Vec<preflight::PieceInfo>> {
+    let pieces = plan.data["pieces"].as_array()?;
+    Some(
+        pieces
+            .iter()
+            .map(|p| {
+                let (kind, id) = (
+                    p["kind"].as_str().unwrap_or_default(),
+                    p["id"].as_str().unwrap_or_default(),
+                );
+                let name = plan.data["game"]["components"][kind][id]["name"].as_str().unwrap_or(id);
+                let kind_name = plan.data["game"]["kinds"][kind]["name"].as_str().unwrap_or(kind);
+                let face = p["face"].as_str().unwrap_or("front");
+                preflight::PieceInfo {
+                    what: format!("the {face} of {} `{id}` ({name})", kind_name.to_lowercase()),
+                    w: p["w"].as_f64().unwrap_or(0.0),
+                    h: p["h"].as_f64().unwrap_or(0.0),
+                }
+            })
+            .collect(),
+    )
+}
+
 /// Finds the first design that fails on its own, by compiling the pieces
 /// document one piece at a time. Runs only after a document failed.
 fn culprit(shared: &Shared, plan: &DocPlan) -> Option<String> {
@@ -748,7 +855,10 @@ fn culprit(shared: &Shared, plan: &DocPlan) -> Option<String> {
     for piece in pieces.iter().take(600) {
         let mut data = plan.data.clone();
         data["pieces"] = json!([piece]);
-        let world = DocWorld::new(shared, plan.main.clone(), serde_json::to_vec(&data).unwrap_or_default());
+        let mut world = DocWorld::new(shared, plan.main.clone(), serde_json::to_vec(&data).unwrap_or_default());
+        for (path, bytes) in plan.assets.iter() {
+            world.add_file(path, typst::foundations::Bytes::new(AssetBytes(bytes.clone())));
+        }
         if typst::compile::<PagedDocument>(&world).output.is_err() {
             let (kind, id) = (piece["kind"].as_str()?, piece["id"].as_str()?);
             let name = plan.data["game"]["components"][kind][id]["name"].as_str().unwrap_or(id);

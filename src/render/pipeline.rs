@@ -40,6 +40,8 @@ pub struct Built {
     pub pages: usize,
     /// typst's warnings, with the template texts they point into.
     pub warnings: Vec<(Diagnostic, SourceMap)>,
+    /// What preflight found (when the options ask for it), with its template texts.
+    pub findings: Vec<(Diagnostic, SourceMap)>,
     /// Seconds typst spent laying the document out, and writing its PDF.
     pub compile_seconds: f64,
     pub pdf_seconds: f64,
@@ -77,7 +79,7 @@ pub fn build_all(
     let compiled_chunks: Vec<_> = chunk_jobs
         .par_iter()
         .map(|&(i, c)| {
-            let r = build_one(shared, &piece_plans[i].1.chunks[c], &[]);
+            let r = build_one(shared, &piece_plans[i].1.chunks[c], &[], opts.preflight.as_ref());
             progress.advance();
             (i, c, r)
         })
@@ -85,9 +87,14 @@ pub fn build_all(
     let mut results: Vec<Result<Built, Vec<(Diagnostic, SourceMap)>>> = Vec::new();
     let mut files: Vec<Files> = vec![Vec::new(); piece_plans.len()];
     let mut failed = vec![false; piece_plans.len()];
+    // What preflight found on the designs, reported with the pieces file they make up.
+    let mut design_findings: Vec<Vec<(Diagnostic, SourceMap)>> = (0..piece_plans.len()).map(|_| Vec::new()).collect();
     for (i, c, r) in compiled_chunks {
         match r {
-            Ok(b) => files[i].push((super::chunk_path(c), typst::foundations::Bytes::new(b.pdf))),
+            Ok(b) => {
+                design_findings[i].extend(b.findings);
+                files[i].push((super::chunk_path(c), typst::foundations::Bytes::new(b.pdf)));
+            }
             Err(e) => {
                 failed[i] = true;
                 results.push(Err(e));
@@ -96,6 +103,7 @@ pub fn build_all(
     }
     // Stage 2: the print-shop pieces file and the sheets of every paper place those pages.
     let mut docs: Vec<(DocPlan, usize)> = Vec::new();
+    let mut covers: Vec<(DocPlan, usize)> = Vec::new();
     for (i, (game, pieces)) in piece_plans.iter().enumerate() {
         if failed[i] {
             continue;
@@ -104,19 +112,48 @@ pub fn build_all(
         docs.push((pieces.merged.clone(), i));
         for paper in &opts.papers {
             for plan in plan_game(game, &pieces.locale, *paper, opts, pieces) {
-                docs.push((plan, i));
+                if plan.part == super::Part::Cover {
+                    covers.push((plan, i));
+                } else {
+                    docs.push((plan, i));
+                }
             }
         }
     }
-    results.extend(
-        docs.into_par_iter()
-            .map(|(plan, i)| {
-                let r = build_one(shared, &plan, &files[i]);
-                progress.advance();
-                r
-            })
-            .collect::<Vec<_>>(),
-    );
+    let stage2: Vec<_> = docs
+        .into_par_iter()
+        .map(|(plan, i)| {
+            let r = build_one(shared, &plan, &files[i], opts.preflight.as_ref());
+            progress.advance();
+            r
+        })
+        .collect();
+    // Stage 3: each cover, which lists every file of its kit with its page count.
+    let done: Vec<&Built> = stage2.iter().filter_map(|r| r.as_ref().ok()).collect();
+    for (cover, _) in &mut covers {
+        super::complete_cover(cover, &done);
+    }
+    let stage3: Vec<_> = covers
+        .into_par_iter()
+        .map(|(plan, i)| {
+            let r = build_one(shared, &plan, &files[i], opts.preflight.as_ref());
+            progress.advance();
+            r
+        })
+        .collect();
+    results.extend(stage2);
+    results.extend(stage3);
+    for (i, (_, pieces)) in piece_plans.iter().enumerate() {
+        let merged = results
+            .iter_mut()
+            .filter_map(|r| r.as_mut().ok())
+            .find(|b| b.plan.out == pieces.merged.out);
+        if let Some(b) = merged {
+            let mut found = std::mem::take(&mut design_findings[i]);
+            found.append(&mut b.findings);
+            b.findings = found;
+        }
+    }
     progress.finish();
     let mut built = Vec::new();
     let mut problems = Vec::new();
@@ -134,10 +171,11 @@ pub fn build_one(
     shared: &Shared,
     plan: &DocPlan,
     files: &[(String, typst::foundations::Bytes)],
+    limits: Option<&super::preflight::Limits>,
 ) -> Result<Built, Vec<(Diagnostic, SourceMap)>> {
     let mut sources = SourceMap::default();
     let t0 = Instant::now();
-    match compile(shared, plan, files, &mut sources) {
+    match compile(shared, plan, files, &mut sources, limits) {
         Ok(compiled) => {
             let compile_seconds = t0.elapsed().as_secs_f64();
             let t1 = Instant::now();
@@ -147,12 +185,18 @@ pub fn build_one(
                 .into_iter()
                 .map(|w| (w, clone_sources(&sources)))
                 .collect();
+            let findings = compiled
+                .findings
+                .into_iter()
+                .map(|w| (w, clone_sources(&sources)))
+                .collect();
             match pdf(shared, plan, &compiled.document) {
                 Ok(bytes) => Ok(Built {
                     plan: plan.clone(),
                     pdf: bytes,
                     pages,
                     warnings,
+                    findings,
                     compile_seconds,
                     pdf_seconds: t1.elapsed().as_secs_f64(),
                 }),

@@ -842,6 +842,7 @@ fn typed(cell: &str, key: &str, kind: &Kind) -> Result<Node, Box<Diagnostic>> {
         }),
         Some(
             FieldType::String
+            | FieldType::Image { .. }
             | FieldType::Enum { .. }
             | FieldType::Color
             | FieldType::Ref { .. }

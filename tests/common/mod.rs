@@ -57,4 +57,17 @@ pub fn shipped() -> &'static Vec<Game> {
 pub fn game(id: &str) -> &'static Game {
     shipped().iter().find(|g| g.id == id).expect("shipped game")
 }
+
+/// A project copy in a temp dir: the shared templates and fonts, plus a
+/// fixture's own `data/` and `templates/` (tests/fixtures/<fixture>/).
+pub fn fixture_project(fixture: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&root().join("fonts"), &dir.path().join("fonts"));
+    copy_dir(&root().join("templates"), &dir.path().join("templates"));
+    let fixture = root().join("tests/fixtures").join(fixture);
+    copy_dir(&fixture.join("templates"), &dir.path().join("templates"));
+    copy_dir(&fixture.join("data"), &dir.path().join("data"));
+    dir
+}
+
 pub mod raster;
