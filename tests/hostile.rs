@@ -205,6 +205,44 @@ fn fonts_linked_out_of_the_project_are_not_loaded() {
         Ok(s) => panic!("a font linked from outside was loaded ({} fonts)", s.font_count()),
         Err(e) => assert!(e.to_string().contains("leads outside the project"), "{e}"),
     }
+    // `check` lists the families of `fonts/` to check a pack's fonts: the
+    // linked file is refused there too, and named; so is a hard link.
+    let fonts = pnpkit::fonts::families(&dir.path().join("fonts"));
+    assert!(fonts.families.is_empty(), "a font linked from outside was read: {:?}", fonts.families);
+    assert_eq!(fonts.refused.len(), 1, "{:?}", fonts.refused);
+    std::fs::remove_file(dir.path().join("fonts").join(font.file_name().unwrap())).unwrap();
+    if std::fs::hard_link(&elsewhere, dir.path().join("fonts").join(font.file_name().unwrap())).is_ok() {
+        let fonts = pnpkit::fonts::families(&dir.path().join("fonts"));
+        assert!(fonts.families.is_empty(), "a font hard-linked from outside was read: {:?}", fonts.families);
+        assert_eq!(fonts.refused.len(), 1, "{:?}", fonts.refused);
+    }
+    let p = Project::new();
+    common::copy_dir(&root().join("tests/fixtures/invalid/unknown-font/demo"), &p.path("data/demo"));
+    std::fs::create_dir_all(p.path("fonts")).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, p.path("fonts").join(font.file_name().unwrap())).unwrap();
+    let o = p.run(&["check"]);
+    let text = common::out(&o);
+    assert!(text.contains("E031") && text.contains("leads outside the project"), "{text}");
+    assert!(text.contains(&format!("fonts/{}", font.file_name().unwrap().to_string_lossy())), "{text}");
+}
+
+#[test]
+fn art_linked_out_of_the_project_is_not_read() {
+    // An image field's file is embedded in the kit: a hard link to a
+    // picture outside the project would print it.
+    let p = Project::new();
+    common::copy_dir(&root().join("tests/fixtures/invalid/low-resolution-art/demo"), &p.path("data/demo"));
+    let art = p.path("data/demo/art/small.png");
+    let elsewhere = p.outside.path().join("private.png");
+    std::fs::rename(&art, &elsewhere).unwrap();
+    if std::fs::hard_link(&elsewhere, &art).is_err() {
+        return; // different filesystems: no hard link possible
+    }
+    let o = p.run(&["check"]);
+    let text = common::out(&o);
+    assert!(text.contains("E047") && text.contains("hard link"), "{text}");
+    assert!(!text.contains("W049"), "the hard-linked art was read:\n{text}");
+    assert_eq!(o.status.code(), Some(1), "{text}");
 }
 
 #[test]

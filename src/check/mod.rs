@@ -210,7 +210,7 @@ fn check_pack(dir: &Path, limits: &Limits, scope: &Scope, report: &mut Report) -
     }
     let mut files = assets::icons(&decl, dir, &mut diags);
     files.extend(assets::art(dir, &decl.kinds, &decl.sizes, &components, &mut diags));
-    let fonts = check_fonts(&decl, &mut diags);
+    let fonts = check_fonts(&decl, &mut report.sources, &mut diags);
     report.diagnostics.extend(diags);
     report.games.push(Game {
         id: decl.id,
@@ -232,12 +232,18 @@ fn check_pack(dir: &Path, limits: &Limits, scope: &Scope, report: &mut Report) -
 }
 
 /// The pack's font roles, each family checked against the fonts in `fonts/`
-/// (read from the current directory, where pnpkit runs).
-fn check_fonts(decl: &Decl, diags: &mut Vec<Diagnostic>) -> IndexMap<String, String> {
+/// (read from the current directory, where pnpkit runs). A font file that is
+/// refused (a link out of the project) is reported at the file.
+fn check_fonts(decl: &Decl, sources: &mut SourceMap, diags: &mut Vec<Diagnostic>) -> IndexMap<String, String> {
     if decl.fonts.is_empty() {
         return IndexMap::new();
     }
-    let families = crate::fonts::families(std::path::Path::new("fonts"));
+    let found = crate::fonts::families(std::path::Path::new("fonts"));
+    for (path, refusal) in &found.refused {
+        let id = sources.add(path.clone(), "".into());
+        diags.push(pack::refused(id, pack::Input::Font, refusal));
+    }
+    let families = found.families;
     let mut out = IndexMap::new();
     for (role, (family, span)) in &decl.fonts {
         if families.iter().any(|f| f.eq_ignore_ascii_case(family)) {

@@ -147,6 +147,8 @@ pub enum Input {
     Deck,
     Log,
     Po,
+    /// A font file in `fonts/`.
+    Font,
 }
 
 impl Input {
@@ -157,6 +159,7 @@ impl Input {
             Input::Deck => max::DECK,
             Input::Log => max::LOG,
             Input::Po => max::PO,
+            Input::Font => max::FONT,
         }
     }
 
@@ -166,6 +169,7 @@ impl Input {
             Input::Deck => "a deck list",
             Input::Log => "a game log",
             Input::Po => "a PO file",
+            Input::Font => "a font file",
         }
     }
 
@@ -175,6 +179,7 @@ impl Input {
             Input::Deck => "UTF-8 text (a spreadsheet saves it as \"CSV UTF-8\")",
             Input::Log => "a UTF-8 encoded YAML game log",
             Input::Po => "a UTF-8 encoded gettext PO file",
+            Input::Font => "a TrueType or OpenType font file",
         }
     }
 
@@ -186,6 +191,7 @@ impl Input {
             Input::Deck => "a deck list is a few kilobytes: check that the right file was named",
             Input::Log => "record one game per log file",
             Input::Po => "export and import one game and locale at a time (`pnpkit i18n export <game> --locale <l>`)",
+            Input::Font => "a font file is a few megabytes: check that the right file is in `fonts/`",
         }
     }
 }
