@@ -50,7 +50,8 @@ pub enum Command {
     /// Check game packs and report every problem with its location.
     #[command(after_help = "Examples:\n  pnpkit check\n  pnpkit check unmatched mythic\n  \
                             pnpkit --data my-games check --format json > report.json\n  \
-                            pnpkit check --deny-warnings        treat warnings (missing translations) as problems")]
+                            pnpkit check --deny-warnings        treat warnings (missing translations) as problems\n  \
+                            pnpkit check --layout               lay the kits out too: text that overflows its box")]
     Check(CheckArgs),
 
     /// Replay a recorded game and report the first illegal action with the rule it breaks.
@@ -240,6 +241,11 @@ pub struct CheckArgs {
     /// Exit with 1 on warnings too.
     #[arg(long)]
     pub deny_warnings: bool,
+
+    /// Also lay every kit out (both papers, every locale; nothing is written) and report text
+    /// that does not fit its box (W042) and characters no font can draw (W051), as `build` does.
+    #[arg(long)]
+    pub layout: bool,
 }
 
 /// Which games and locales a rendering command covers, and where it writes.

@@ -728,3 +728,35 @@ fn rules_and_quick_reference_render_in_both_locales_without_untranslated_titles(
         }
     }
 }
+
+#[test]
+fn the_rules_reference_ends_with_an_icon_legend() {
+    let built = shipped_a4();
+    for game in games("data").iter().filter(|g| !g.icons.is_empty()) {
+        for (locale, heading) in [("es", "Iconos"), ("en", "Icons")] {
+            let rules = built
+                .iter()
+                .find(|b| b.plan.game == game.id && b.plan.locale == locale && b.plan.part == Part::Rules)
+                .unwrap();
+            let doc = Document::load_mem(&rules.pdf).unwrap();
+            let last = *doc.get_pages().keys().last().unwrap();
+            // The legend may run over more than one page: read the last few.
+            let from = last.saturating_sub(3).max(1);
+            let text = doc
+                .extract_text(&(from..=last).collect::<Vec<_>>())
+                .unwrap()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            assert!(text.contains(heading), "{} {locale}: no «{heading}» heading", game.id);
+            for (name, label) in &game.icons {
+                let label: String = label.get(locale).split_whitespace().collect::<Vec<_>>().join(" ");
+                assert!(
+                    text.contains(&label),
+                    "{} {locale}: icon `{name}` («{label}») not in the legend",
+                    game.id
+                );
+            }
+        }
+    }
+}

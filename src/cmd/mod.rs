@@ -151,7 +151,7 @@ pub fn run(cli: &Cli, progress: &dyn Progress) -> Result<Outcome, Fatal> {
         source,
     })?;
     match &cli.command {
-        Command::Check(args) => check::run(cli, args),
+        Command::Check(args) => check::run(cli, args, progress),
         Command::Schema(args) => schema::run(cli, args),
         Command::Build(args) => build::run(cli, args, progress),
         Command::Preflight(args) => preflight::run(cli, args, progress),

@@ -165,6 +165,17 @@ impl<'a> DocWorld<'a> {
         }
     }
 
+    /// The typst sources this document has loaded so far, ordered by path.
+    pub fn loaded_sources(&self) -> Vec<Source> {
+        let mut all: Vec<Source> = self
+            .sources
+            .lock()
+            .map(|m| m.values().cloned().collect())
+            .unwrap_or_default();
+        all.sort_by_key(|s| self.path_of(s.id()));
+        all
+    }
+
     /// The real path of a file id, for diagnostics.
     pub fn path_of(&self, id: FileId) -> PathBuf {
         let v = id.vpath().get_without_slash().to_string();
