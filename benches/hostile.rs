@@ -18,11 +18,14 @@ fn diagnostics(lines: usize) -> (Vec<Diagnostic>, SourceMap) {
     let file = sources.add(PathBuf::from("components/card.yaml"), Arc::from(text));
     let diags = (0..lines)
         .map(|i| {
-            Diagnostic::new(Code::OutOfRange, format!("field `power` of card `card-{i}` is out of range"))
-                .at(sources.line_span(file, 2 * i as u32 + 2))
-                .label("12 is above the maximum 9")
-                .found("12")
-                .expected("an integer from 0 to 9")
+            Diagnostic::new(
+                Code::OutOfRange,
+                format!("field `power` of card `card-{i}` is out of range"),
+            )
+            .at(sources.line_span(file, 2 * i as u32 + 2))
+            .label("12 is above the maximum 9")
+            .found("12")
+            .expected("an integer from 0 to 9")
         })
         .collect();
     (diags, sources)
@@ -32,7 +35,9 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("hostile");
     group.sample_size(10);
     let (diags, sources) = diagnostics(20_000);
-    group.bench_function("20k-diagnostics-human", |b| b.iter(|| render_human(&diags, &sources, false)));
+    group.bench_function("20k-diagnostics-human", |b| {
+        b.iter(|| render_human(&diags, &sources, false))
+    });
     let huge = "x".repeat(10_000_000);
     group.bench_function("did-you-mean-10M-chars", |b| {
         b.iter(|| did_you_mean(&huge, ["attack", "defense", "power", "cost"]))

@@ -450,8 +450,15 @@ fn render_one<'a>(d: &'a Diagnostic, sources: &'a SourceMap, renderer: &Renderer
         let file = sources.get(span.file);
         let primary_line = file.line_of(span.start);
         let primary = (span.start..span.end.max(span.start), d.label.as_deref(), true);
-        let mark = |l: &'a Label| (l.span.start..l.span.end.max(l.span.start), Some(l.message.as_str()), false);
-        let near = |l: &Label| l.span.file == span.file && file.line_of(l.span.start).abs_diff(primary_line) <= NEAR_LINES;
+        let mark = |l: &'a Label| {
+            (
+                l.span.start..l.span.end.max(l.span.start),
+                Some(l.message.as_str()),
+                false,
+            )
+        };
+        let near =
+            |l: &Label| l.span.file == span.file && file.line_of(l.span.start).abs_diff(primary_line) <= NEAR_LINES;
         let mut marks: Vec<Mark> = std::iter::once(primary.clone())
             .chain(d.related.iter().filter(|l| near(l)).map(mark))
             .collect();
@@ -464,7 +471,11 @@ fn render_one<'a>(d: &'a Diagnostic, sources: &'a SourceMap, renderer: &Renderer
         place(file, span, marks);
         for l in others {
             let range = l.span.start..l.span.end.max(l.span.start);
-            place(sources.get(l.span.file), l.span, vec![(range, Some(l.message.as_str()), false)]);
+            place(
+                sources.get(l.span.file),
+                l.span,
+                vec![(range, Some(l.message.as_str()), false)],
+            );
         }
     }
     let in_file = match (&d.span, &d.file) {

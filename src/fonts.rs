@@ -24,7 +24,10 @@ pub fn families(dir: &Path) -> Families {
     };
     // Fonts are read like every project file: opened once, checked on the
     // opened file (inside the project folder holding `fonts/`), bounded.
-    let project = dir.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let project = dir
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     let Ok(scope) = Scope::within(project) else {
         return res;
     };

@@ -52,7 +52,13 @@ fn leftovers(dir: &Path) -> Vec<PathBuf> {
 /// `PNPKIT-CHILD-READY`, then kills it with SIGKILL.
 fn kill_child_at(env: &[(&str, String)]) {
     let mut child = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "child_process_helper", "--ignored", "--nocapture", "--test-threads=1"])
+        .args([
+            "--exact",
+            "child_process_helper",
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -90,7 +96,8 @@ fn child_process_helper() {
         "txn" => {
             let mut t = FileTxn::begin(&dir).unwrap();
             for i in 0..4 {
-                t.put(&dir.join(format!("f{i}.yaml")), format!("new {i}").as_bytes()).unwrap();
+                t.put(&dir.join(format!("f{i}.yaml")), format!("new {i}").as_bytes())
+                    .unwrap();
             }
             t.remove(&dir.join("gone.yaml")).unwrap();
             t.commit_with(|step| {
@@ -104,7 +111,8 @@ fn child_process_helper() {
             let s = DirSwap::begin(&dir).unwrap();
             for g in ["a", "b", "c"] {
                 for f in ["es/kit.pdf", "en/kit.pdf", "index.html"] {
-                    s.write(&Path::new(g).join(f), format!("new {g} {f}").as_bytes()).unwrap();
+                    s.write(&Path::new(g).join(f), format!("new {g} {f}").as_bytes())
+                        .unwrap();
                 }
             }
             if at == 0 {
@@ -153,7 +161,11 @@ fn a_file_transaction_killed_at_any_step_is_all_or_nothing() {
             ("PNPKIT_KILL_AT", at.to_string()),
         ]);
         if at == 0 {
-            assert_eq!(visible(dir.path()), old, "killed before the commit point: nothing may change");
+            assert_eq!(
+                visible(dir.path()),
+                old,
+                "killed before the commit point: nothing may change"
+            );
         }
         // The next run: recovery finishes a committed transaction, drops an uncommitted one.
         recover_tree(dir.path()).unwrap();
@@ -221,7 +233,12 @@ fn build(dir: &Path) {
 fn edit_pack(dir: &Path) {
     let game = dir.join("data/demo/game.yaml");
     let text = std::fs::read_to_string(&game).unwrap();
-    std::fs::write(&game, text.replace("Sample Duel", "Sample Duel II").replace("Duelo de ejemplo", "Duelo II")).unwrap();
+    std::fs::write(
+        &game,
+        text.replace("Sample Duel", "Sample Duel II")
+            .replace("Duelo de ejemplo", "Duelo II"),
+    )
+    .unwrap();
 }
 
 /// Inode of each file, to see the moment a run starts changing the output.
@@ -254,7 +271,10 @@ fn a_build_killed_while_writing_leaves_the_kit_old_or_new() {
     build(reference.path());
     let new = files(&reference.path().join("output/demo"));
     assert_ne!(old, new);
-    assert!(old.keys().any(|p| p.starts_with("gallery")), "the gallery is part of the kit");
+    assert!(
+        old.keys().any(|p| p.starts_with("gallery")),
+        "the gallery is part of the kit"
+    );
     // Kill points: at the first change of the output folder (a file or folder
     // made, replaced or staged), then later and later into the write phase.
     let mut ages = Vec::new();
@@ -280,8 +300,14 @@ fn a_build_killed_while_writing_leaves_the_kit_old_or_new() {
         }
         child.wait().unwrap();
         let got = files(&out.join("demo"));
-        let newer = got.iter().filter(|(p, b)| new.get(*p) == Some(*b) && old.get(*p) != Some(*b)).count();
-        let stray: Vec<_> = got.keys().filter(|p| !old.contains_key(*p) && !new.contains_key(*p)).collect();
+        let newer = got
+            .iter()
+            .filter(|(p, b)| new.get(*p) == Some(*b) && old.get(*p) != Some(*b))
+            .count();
+        let stray: Vec<_> = got
+            .keys()
+            .filter(|p| !old.contains_key(*p) && !new.contains_key(*p))
+            .collect();
         assert!(
             got == old || got == new,
             "attempt {attempt}: a killed build left a mix: {newer} of {} kit files new, {} missing, stray files {stray:?}",
@@ -309,7 +335,11 @@ fn a_gallery_that_fails_leaves_the_kit_as_it_was() {
     let report = common::out(&o);
     assert_eq!(o.status.code(), Some(1), "{report}");
     assert!(report.contains("gallery"), "{report}");
-    assert_eq!(files(&dir.path().join("output")), old, "PDFs were replaced although the build failed:\n{report}");
+    assert_eq!(
+        files(&dir.path().join("output")),
+        old,
+        "PDFs were replaced although the build failed:\n{report}"
+    );
 }
 
 #[test]
@@ -321,7 +351,11 @@ fn a_killed_import_leaves_the_data_old_or_new_and_no_scratch() {
         let o = common::pnpkit_in(dir.path(), &["export-sheet", "openwars", "spell", "-o", "spells.csv"]);
         assert_eq!(o.status.code(), Some(0), "{}", common::out(&o));
         let csv = std::fs::read_to_string(dir.path().join("spells.csv")).unwrap();
-        std::fs::write(dir.path().join("spells.csv"), csv.replacen("Call of the Jaguar", "Call of the Jaguars", 1)).unwrap();
+        std::fs::write(
+            dir.path().join("spells.csv"),
+            csv.replacen("Call of the Jaguar", "Call of the Jaguars", 1),
+        )
+        .unwrap();
         std::fs::create_dir_all(dir.path().join("tmp")).unwrap();
         dir
     };
@@ -348,16 +382,144 @@ fn a_killed_import_leaves_the_data_old_or_new_and_no_scratch() {
         let _ = child.kill();
         child.wait().unwrap();
         let got = data(dir.path());
-        assert!(got == old || got == new, "killed after {delay_ms} ms: the data is a mix");
+        assert!(
+            got == old || got == new,
+            "killed after {delay_ms} ms: the data is a mix"
+        );
         // The next run (any command) finishes or removes what the killed one left.
         let o = common::pnpkit_in(dir.path(), &["check", "openwars"]);
         assert!(o.status.code().is_some(), "{}", common::out(&o));
         let got = data(dir.path());
-        assert!(got == old || got == new, "after the next run, killed at {delay_ms} ms: a mix");
+        assert!(
+            got == old || got == new,
+            "after the next run, killed at {delay_ms} ms: a mix"
+        );
         ages.push(if got == new { "new" } else { "old" });
-        assert!(leftovers(&dir.path().join("data")).is_empty(), "{:?}", leftovers(&dir.path().join("data")));
+        assert!(
+            leftovers(&dir.path().join("data")).is_empty(),
+            "{:?}",
+            leftovers(&dir.path().join("data"))
+        );
         let scratch: Vec<_> = std::fs::read_dir(&tmp).unwrap().flatten().map(|e| e.path()).collect();
-        assert!(scratch.is_empty(), "killed after {delay_ms} ms, scratch folders left in the temp folder: {scratch:?}");
+        assert!(
+            scratch.is_empty(),
+            "killed after {delay_ms} ms, scratch folders left in the temp folder: {scratch:?}"
+        );
+    }
+    eprintln!("data after each kill: {ages:?}");
+}
+
+#[test]
+fn a_killed_i18n_import_leaves_the_data_old_or_new_and_no_scratch() {
+    // Every English translation of Open Wars changes: one import rewrites 26
+    // YAML files and the lock file.
+    let make = || {
+        let dir = tempfile::tempdir().unwrap();
+        common::copy_dir(&common::root().join("data/openwars"), &dir.path().join("data/openwars"));
+        let o = common::pnpkit_in(
+            dir.path(),
+            &["i18n", "export", "openwars", "--locale", "en", "--out", "po"],
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", common::out(&o));
+        let po = dir.path().join("po/openwars/i18n/en.po");
+        let text = std::fs::read_to_string(&po).unwrap();
+        let mut edited = String::new();
+        let mut lines = text.lines().peekable();
+        while let Some(l) = lines.next() {
+            // A one-line, non-empty translation gets a suffix.
+            let single = !lines.peek().is_some_and(|n| n.starts_with('"'));
+            match l.strip_prefix("msgstr \"").and_then(|r| r.strip_suffix('"')) {
+                Some(t) if single && !t.is_empty() => edited.push_str(&format!("msgstr \"{t} v2\"\n")),
+                _ => {
+                    edited.push_str(l);
+                    edited.push('\n');
+                }
+            }
+        }
+        std::fs::write(&po, edited).unwrap();
+        std::fs::create_dir_all(dir.path().join("tmp")).unwrap();
+        dir
+    };
+    let args = ["i18n", "import", "openwars", "--locale", "en", "--out", "po"];
+    let data = |d: &Path| visible(&d.join("data"));
+    let reference = make();
+    let old = data(reference.path());
+    let o = common::pnpkit_in(reference.path(), &args);
+    assert_eq!(o.status.code(), Some(0), "{}", common::out(&o));
+    let new = data(reference.path());
+    let changed = new.iter().filter(|(p, b)| old.get(*p) != Some(*b)).count();
+    assert!(changed > 20, "{changed} files changed");
+    // Kill points: after the file transaction appears in the data folder
+    // (files being staged), after its journal appears (the commit point:
+    // renames under way), and by the clock.
+    let marker = |d: &Path, name: &str| {
+        std::fs::read_dir(d.join("data")).is_ok_and(|rd| {
+            rd.flatten().any(|e| {
+                e.file_name().to_string_lossy().starts_with(".pnpkit-txn")
+                    && (name.is_empty() || e.path().join(name).exists())
+            })
+        })
+    };
+    let staged = |d: &Path| marker(d, "");
+    let points = [
+        ("", 0u64),
+        ("", 5),
+        ("journal", 0),
+        ("journal", 1),
+        ("journal", 3),
+        ("clock", 100),
+        ("clock", 300),
+    ];
+    let mut ages = Vec::new();
+    for (watch, delay_ms) in points {
+        let dir = make();
+        let tmp = dir.path().join("tmp");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pnpkit"))
+            .args(args)
+            .env("TMPDIR", &tmp)
+            .current_dir(dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        if watch != "clock" {
+            while child.try_wait().unwrap().is_none() && !marker(dir.path(), watch) {}
+        }
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = child.kill();
+        child.wait().unwrap();
+        let got = data(dir.path());
+        let mixed = got
+            .iter()
+            .filter(|(p, b)| new.get(*p) == Some(*b) && old.get(*p) != Some(*b))
+            .count();
+        assert!(
+            got == old || got == new || staged(dir.path()),
+            "killed after {delay_ms} ms: {mixed} of {changed} files new and no transaction to finish them"
+        );
+        // The next run (any command) finishes or removes what the killed one left.
+        let o = common::pnpkit_in(dir.path(), &["check", "openwars"]);
+        assert!(o.status.code().is_some(), "{}", common::out(&o));
+        let got = data(dir.path());
+        let mixed = got
+            .iter()
+            .filter(|(p, b)| new.get(*p) == Some(*b) && old.get(*p) != Some(*b))
+            .count();
+        assert!(
+            got == old || got == new,
+            "after the next run, killed at {delay_ms} ms: {mixed} of {changed} files new"
+        );
+        ages.push(if got == new { "new" } else { "old" });
+        assert!(
+            leftovers(&dir.path().join("data")).is_empty(),
+            "{:?}",
+            leftovers(&dir.path().join("data"))
+        );
+        let scratch: Vec<_> = std::fs::read_dir(&tmp).unwrap().flatten().map(|e| e.path()).collect();
+        assert!(
+            scratch.is_empty(),
+            "killed after {delay_ms} ms, scratch folders left in the temp folder: {scratch:?}"
+        );
     }
     eprintln!("data after each kill: {ages:?}");
 }

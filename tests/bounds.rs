@@ -108,7 +108,11 @@ fn reliability_page_states_the_bounds_of_the_code() {
         ("pack file (YAML)", bytes(max::PACK_FILE), "fsx::read::max::PACK_FILE"),
         ("deck or army list", bytes(max::DECK), "fsx::read::max::DECK"),
         ("game log", bytes(max::LOG), "fsx::read::max::LOG"),
-        ("sheet file (CSV, XLSX, ODS)", bytes(max::SHEET), "fsx::read::max::SHEET"),
+        (
+            "sheet file (CSV, XLSX, ODS)",
+            bytes(max::SHEET),
+            "fsx::read::max::SHEET",
+        ),
         (
             "workbook unzipped (all parts, counted while inflating)",
             bytes(max::SHEET_UNZIPPED),
@@ -121,8 +125,16 @@ fn reliability_page_states_the_bounds_of_the_code() {
             "fsx::read::max::TEMPLATE_FILE",
         ),
         ("font file", bytes(max::FONT), "fsx::read::max::FONT"),
-        ("YAML nodes in one file", thousands(y.max_nodes), "pack::yaml::Limits::max_nodes"),
-        ("YAML nesting depth", thousands(y.max_depth), "pack::yaml::Limits::max_depth"),
+        (
+            "YAML nodes in one file",
+            thousands(y.max_nodes),
+            "pack::yaml::Limits::max_nodes",
+        ),
+        (
+            "YAML nesting depth",
+            thousands(y.max_depth),
+            "pack::yaml::Limits::max_depth",
+        ),
         (
             "values replayed by YAML aliases in one file",
             thousands(y.max_alias_events),
@@ -133,14 +145,26 @@ fn reliability_page_states_the_bounds_of_the_code() {
             bytes(y.max_file_bytes),
             "pack::yaml::Limits::max_file_bytes",
         ),
-        ("sheet rows (header included)", thousands(pnpkit::sheet::MAX_ROWS), "sheet::MAX_ROWS"),
-        ("sheet columns", thousands(pnpkit::sheet::MAX_COLUMNS), "sheet::MAX_COLUMNS"),
+        (
+            "sheet rows (header included)",
+            thousands(pnpkit::sheet::MAX_ROWS),
+            "sheet::MAX_ROWS",
+        ),
+        (
+            "sheet columns",
+            thousands(pnpkit::sheet::MAX_COLUMNS),
+            "sheet::MAX_COLUMNS",
+        ),
         (
             "sheet cells (each row counted to its last filled cell)",
             thousands(pnpkit::sheet::MAX_CELLS),
             "sheet::MAX_CELLS",
         ),
-        ("text in one sheet cell", bytes(pnpkit::sheet::MAX_CELL_BYTES as u64), "sheet::MAX_CELL_BYTES"),
+        (
+            "text in one sheet cell",
+            bytes(pnpkit::sheet::MAX_CELL_BYTES as u64),
+            "sheet::MAX_CELL_BYTES",
+        ),
         (
             "text template source",
             format!("{} bytes", thousands(guard::MAX_TEMPLATE_BYTES)),

@@ -60,7 +60,10 @@ struct Project {
 impl Project {
     fn new() -> Project {
         let dir = tempfile::tempdir().unwrap();
-        common::copy_dir(&root().join("tests/fixtures/minimal/demo"), &dir.path().join("data/demo"));
+        common::copy_dir(
+            &root().join("tests/fixtures/minimal/demo"),
+            &dir.path().join("data/demo"),
+        );
         let outside = tempfile::tempdir().unwrap();
         std::fs::write(
             outside.path().join("secret.txt"),
@@ -85,7 +88,10 @@ impl Project {
 
 fn assert_refused(o: &Output, what: &str) {
     let text = common::out(o);
-    assert!(!text.contains("SECRET-LINE"), "{what}: a refused file's content was printed:\n{text}");
+    assert!(
+        !text.contains("SECRET-LINE"),
+        "{what}: a refused file's content was printed:\n{text}"
+    );
     assert!(text.contains("E031"), "{what}: no file-refused diagnostic:\n{text}");
     assert_eq!(o.status.code(), Some(1), "{what}:\n{text}");
 }
@@ -98,7 +104,11 @@ fn a_pack_file_linked_out_of_the_project_is_not_read() {
     std::os::unix::fs::symlink(p.secret(), &card).unwrap();
     let o = p.run(&["check"]);
     assert_refused(&o, "symlinked pack file");
-    assert!(common::out(&o).contains("data/demo/components/card.yaml:1:1"), "{}", common::out(&o));
+    assert!(
+        common::out(&o).contains("data/demo/components/card.yaml:1:1"),
+        "{}",
+        common::out(&o)
+    );
 }
 
 #[test]
@@ -178,7 +188,10 @@ fn templates_linked_out_of_the_project_are_not_read() {
     let (dir, outside) = layout_project();
     let secret = outside.path().join("secret.typ");
     std::fs::write(dir.path().join("templates/own.typ"), "#let x = 1\n").unwrap();
-    assert_eq!(read_template(dir.path(), "/templates/own.typ").unwrap(), b"#let x = 1\n");
+    assert_eq!(
+        read_template(dir.path(), "/templates/own.typ").unwrap(),
+        b"#let x = 1\n"
+    );
     std::os::unix::fs::symlink(&secret, dir.path().join("templates/soft.typ")).unwrap();
     let e = read_template(dir.path(), "/templates/soft.typ").unwrap_err();
     assert!(!e.contains("SECRET"), "{e}");
@@ -208,22 +221,39 @@ fn fonts_linked_out_of_the_project_are_not_loaded() {
     // `check` lists the families of `fonts/` to check a pack's fonts: the
     // linked file is refused there too, and named; so is a hard link.
     let fonts = pnpkit::fonts::families(&dir.path().join("fonts"));
-    assert!(fonts.families.is_empty(), "a font linked from outside was read: {:?}", fonts.families);
+    assert!(
+        fonts.families.is_empty(),
+        "a font linked from outside was read: {:?}",
+        fonts.families
+    );
     assert_eq!(fonts.refused.len(), 1, "{:?}", fonts.refused);
     std::fs::remove_file(dir.path().join("fonts").join(font.file_name().unwrap())).unwrap();
     if std::fs::hard_link(&elsewhere, dir.path().join("fonts").join(font.file_name().unwrap())).is_ok() {
         let fonts = pnpkit::fonts::families(&dir.path().join("fonts"));
-        assert!(fonts.families.is_empty(), "a font hard-linked from outside was read: {:?}", fonts.families);
+        assert!(
+            fonts.families.is_empty(),
+            "a font hard-linked from outside was read: {:?}",
+            fonts.families
+        );
         assert_eq!(fonts.refused.len(), 1, "{:?}", fonts.refused);
     }
     let p = Project::new();
-    common::copy_dir(&root().join("tests/fixtures/invalid/unknown-font/demo"), &p.path("data/demo"));
+    common::copy_dir(
+        &root().join("tests/fixtures/invalid/unknown-font/demo"),
+        &p.path("data/demo"),
+    );
     std::fs::create_dir_all(p.path("fonts")).unwrap();
     std::os::unix::fs::symlink(&elsewhere, p.path("fonts").join(font.file_name().unwrap())).unwrap();
     let o = p.run(&["check"]);
     let text = common::out(&o);
-    assert!(text.contains("E031") && text.contains("leads outside the project"), "{text}");
-    assert!(text.contains(&format!("fonts/{}", font.file_name().unwrap().to_string_lossy())), "{text}");
+    assert!(
+        text.contains("E031") && text.contains("leads outside the project"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("fonts/{}", font.file_name().unwrap().to_string_lossy())),
+        "{text}"
+    );
 }
 
 #[test]
@@ -231,7 +261,10 @@ fn art_linked_out_of_the_project_is_not_read() {
     // An image field's file is embedded in the kit: a hard link to a
     // picture outside the project would print it.
     let p = Project::new();
-    common::copy_dir(&root().join("tests/fixtures/invalid/low-resolution-art/demo"), &p.path("data/demo"));
+    common::copy_dir(
+        &root().join("tests/fixtures/invalid/low-resolution-art/demo"),
+        &p.path("data/demo"),
+    );
     let art = p.path("data/demo/art/small.png");
     let elsewhere = p.outside.path().join("private.png");
     std::fs::rename(&art, &elsewhere).unwrap();
@@ -253,7 +286,10 @@ fn yaml_limits_are_the_documented_ones_in_plain_words() {
     // 1,000,000 parser events, which 600,000 empty lists (two events each) exceed.
     let lists = format!("[{}[]]", "[],".repeat(599_999));
     let limits = Limits::default();
-    assert!(parse(&lists, FileId(0), &limits).is_ok(), "600,000 nodes are within the limit");
+    assert!(
+        parse(&lists, FileId(0), &limits).is_ok(),
+        "600,000 nodes are within the limit"
+    );
     // Over the limit, the message says which limit in words, not a parser value.
     let small = Limits {
         max_nodes: 1_000,
@@ -388,7 +424,13 @@ fn oversized_and_overlong_csv_sheets_are_refused() {
     assert_eq!(o.status.code(), Some(1), "{text}");
     assert!(text.contains("E032") && text.contains("cell A100001"), "{text}");
     // A FIFO given as the sheet.
-    assert!(Command::new("mkfifo").arg(dir.path().join("pipe.csv")).status().unwrap().success());
+    assert!(
+        Command::new("mkfifo")
+            .arg(dir.path().join("pipe.csv"))
+            .status()
+            .unwrap()
+            .success()
+    );
     let (o, text) = import(dir.path(), "pipe.csv");
     assert_eq!(o.status.code(), Some(1), "{text}");
     assert!(text.contains("E031") && text.contains("FIFO"), "{text}");
@@ -426,9 +468,8 @@ fn runaway_text_templates_are_stopped_with_a_located_error() {
     assert_eq!(o.status.code(), Some(1), "{out}");
     assert!(out.contains("E021") && out.contains("set_global"), "{out}");
     // Within the range limit, loops still cannot run away.
-    let (o, out) = check_with_card_text(
-        "{% for i in range(end=10000) %}{% for j in range(end=10000) %}{% endfor %}{% endfor %}",
-    );
+    let (o, out) =
+        check_with_card_text("{% for i in range(end=10000) %}{% for j in range(end=10000) %}{% endfor %}{% endfor %}");
     assert_eq!(o.status.code(), Some(1), "{out}");
     assert!(out.contains("more than 10000 steps"), "{out}");
 }
@@ -445,13 +486,19 @@ fn oversized_decks_logs_and_po_files_are_refused_with_their_own_help() {
     let o = p.run(&["--data", data, "deck", "xterminio", "deck.txt"]);
     let text = common::out(&o);
     assert_eq!(o.status.code(), Some(1), "{text}");
-    assert!(text.contains("E003") && text.contains("a deck list is too large"), "{text}");
+    assert!(
+        text.contains("E003") && text.contains("a deck list is too large"),
+        "{text}"
+    );
     assert!(!text.contains("components"), "the help speaks of pack files: {text}");
     std::fs::write(p.path("game.yaml"), &big).unwrap();
     let o = p.run(&["--data", data, "log", "game.yaml"]);
     let text = common::out(&o);
     assert_eq!(o.status.code(), Some(1), "{text}");
-    assert!(text.contains("E003") && text.contains("a game log is too large") && !text.contains("components"), "{text}");
+    assert!(
+        text.contains("E003") && text.contains("a game log is too large") && !text.contains("components"),
+        "{text}"
+    );
     // A PO file: there was no limit at all.
     let po = p.path("po/demo/i18n/en.po");
     std::fs::create_dir_all(po.parent().unwrap()).unwrap();
@@ -459,7 +506,10 @@ fn oversized_decks_logs_and_po_files_are_refused_with_their_own_help() {
     let o = p.run(&["i18n", "import", "--out", "po"]);
     let text = common::out(&o);
     assert_eq!(o.status.code(), Some(1), "{text}");
-    assert!(text.contains("E003") && text.contains("a PO file is too large"), "{text}");
+    assert!(
+        text.contains("E003") && text.contains("a PO file is too large"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -518,7 +568,10 @@ fn yaml_written_from_any_sheet_parses() {
     let back = parse(&written.text, FileId(0), &Limits::default());
     assert!(back.is_ok(), "{:?}\n{}", back.err(), written.text);
     let back = back.unwrap();
-    assert_eq!(back.as_seq().unwrap()[0].get(&long).map(|n| n.value.clone()), Some(pnpkit::pack::yaml::Value::Int(1)));
+    assert_eq!(
+        back.as_seq().unwrap()[0].get(&long).map(|n| n.value.clone()),
+        Some(pnpkit::pack::yaml::Value::Int(1))
+    );
 }
 
 // ---------------------------------------------------------------- measurements
@@ -561,7 +614,9 @@ fn measure_every_hostile_case() {
     // 20,000 diagnostics in one file.
     let mut cards = String::new();
     for i in 0..20_000 {
-        cards.push_str(&format!("- id: c{i}\n  name: {{es: C, en: C}}\n  house: sun\n  power: 12\n  kind: attack\n"));
+        cards.push_str(&format!(
+            "- id: c{i}\n  name: {{es: C, en: C}}\n  house: sun\n  power: 12\n  kind: attack\n"
+        ));
     }
     common::copy_dir(&root().join("tests/fixtures/minimal/demo"), &dir.join("diags/demo"));
     std::fs::write(dir.join("diags/demo/components/card.yaml"), cards).unwrap();
@@ -569,42 +624,95 @@ fn measure_every_hostile_case() {
     write("long-line.txt", format!("1 {}\n", "x".repeat(10_000_000)).as_bytes());
     // Text templates.
     let with_text = |name: &str, en: &str| {
-        common::copy_dir(&root().join("tests/fixtures/minimal/demo"), &dir.join(name).join("demo"));
+        common::copy_dir(
+            &root().join("tests/fixtures/minimal/demo"),
+            &dir.join(name).join("demo"),
+        );
         let card = dir.join(name).join("demo/components/card.yaml");
         let t = std::fs::read_to_string(&card).unwrap();
         std::fs::write(
             &card,
-            t.replace("en: \"If you win with {{ power }} or more, draw a card.\"", &format!("en: '{en}'")),
+            t.replace(
+                "en: \"If you win with {{ power }} or more, draw a card.\"",
+                &format!("en: '{en}'"),
+            ),
         )
         .unwrap();
     };
-    with_text("loops", "{% for i in range(end=100000) %}{% for j in range(end=100000) %}{{ i }}{% endfor %}{% endfor %}");
-    with_text("doubling", "{% set_global s = \"x\" %}{% for i in range(end=60) %}{% set_global s = s ~ s %}{% endfor %}{{ s }}");
+    with_text(
+        "loops",
+        "{% for i in range(end=100000) %}{% for j in range(end=100000) %}{{ i }}{% endfor %}{% endfor %}",
+    );
+    with_text(
+        "doubling",
+        "{% set_global s = \"x\" %}{% for i in range(end=60) %}{% set_global s = s ~ s %}{% endfor %}{{ s }}",
+    );
     // A pack file linked to /etc/passwd.
     common::copy_dir(&root().join("tests/fixtures/minimal/demo"), &dir.join("passwd/demo"));
     std::fs::remove_file(dir.join("passwd/demo/components/card.yaml")).unwrap();
     std::os::unix::fs::symlink("/etc/passwd", dir.join("passwd/demo/components/card.yaml")).unwrap();
     // A PO file of 100 MB.
     std::fs::create_dir_all(dir.join("po/demo/i18n")).unwrap();
-    write("po/demo/i18n/en.po", "# a comment line of the file\n".repeat(100 * 1024 * 1024 / 29).as_bytes());
+    write(
+        "po/demo/i18n/en.po",
+        "# a comment line of the file\n"
+            .repeat(100 * 1024 * 1024 / 29)
+            .as_bytes(),
+    );
     let cases: &[(&str, &[&str])] = &[
-        ("XLSX, cells A1 and XFD1048576 (1.5 KB)", &["--data", "ow", "import", "openwars", "spell", "far.xlsx", "--check"]),
-        ("CSV of 100 MB", &["--data", "ow", "import", "openwars", "spell", "big.csv", "--check"]),
-        ("CSV of 1,000,000 rows", &["--data", "ow", "import", "openwars", "spell", "rows.csv", "--check"]),
-        ("ODS, one cell repeated over 16,384 columns × 1,048,576 rows", &["--data", "ow", "import", "openwars", "spell", "repeat.ods", "--check"]),
-        ("ODS, `<text:s text:c=\"1000000000\"/>`", &["--data", "ow", "import", "openwars", "spell", "spaces.ods", "--check"]),
-        ("XLSX that unzips to 200 MiB", &["--data", "ow", "import", "openwars", "spell", "bomb.xlsx", "--check"]),
-        ("`/dev/zero` as a deck", &["--data", data, "deck", "xterminio", "/dev/zero"]),
+        (
+            "XLSX, cells A1 and XFD1048576 (1.5 KB)",
+            &["--data", "ow", "import", "openwars", "spell", "far.xlsx", "--check"],
+        ),
+        (
+            "CSV of 100 MB",
+            &["--data", "ow", "import", "openwars", "spell", "big.csv", "--check"],
+        ),
+        (
+            "CSV of 1,000,000 rows",
+            &["--data", "ow", "import", "openwars", "spell", "rows.csv", "--check"],
+        ),
+        (
+            "ODS, one cell repeated over 16,384 columns × 1,048,576 rows",
+            &["--data", "ow", "import", "openwars", "spell", "repeat.ods", "--check"],
+        ),
+        (
+            "ODS, `<text:s text:c=\"1000000000\"/>`",
+            &["--data", "ow", "import", "openwars", "spell", "spaces.ods", "--check"],
+        ),
+        (
+            "XLSX that unzips to 200 MiB",
+            &["--data", "ow", "import", "openwars", "spell", "bomb.xlsx", "--check"],
+        ),
+        (
+            "`/dev/zero` as a deck",
+            &["--data", data, "deck", "xterminio", "/dev/zero"],
+        ),
         ("`/dev/zero` as a log", &["--data", data, "log", "/dev/zero"]),
-        ("`/dev/zero` as a sheet", &["--data", "ow", "import", "openwars", "spell", "/dev/zero"]),
+        (
+            "`/dev/zero` as a sheet",
+            &["--data", "ow", "import", "openwars", "spell", "/dev/zero"],
+        ),
         ("a FIFO as a log", &["--data", data, "log", "fifo.yaml"]),
-        ("20,000 diagnostics in one file, human format", &["--data", "diags", "check"]),
-        ("20,000 diagnostics in one file, JSON", &["--data", "diags", "check", "--format", "json"]),
-        ("a deck line of 10,000,000 characters (\"did you mean\")", &["--data", data, "deck", "xterminio", "long-line.txt"]),
+        (
+            "20,000 diagnostics in one file, human format",
+            &["--data", "diags", "check"],
+        ),
+        (
+            "20,000 diagnostics in one file, JSON",
+            &["--data", "diags", "check", "--format", "json"],
+        ),
+        (
+            "a deck line of 10,000,000 characters (\"did you mean\")",
+            &["--data", data, "deck", "xterminio", "long-line.txt"],
+        ),
         ("nested `range` loops in a card text", &["--data", "loops", "check"]),
         ("`set_global` doubling in a card text", &["--data", "doubling", "check"]),
         ("a pack file linked to /etc/passwd", &["--data", "passwd", "check"]),
-        ("a PO file of 100 MB", &["--data", "diags", "i18n", "import", "--out", "po"]),
+        (
+            "a PO file of 100 MB",
+            &["--data", "diags", "i18n", "import", "--out", "po"],
+        ),
     ];
     println!("| case | exit | time | peak memory |\n|---|---|---|---|");
     for (what, args) in cases {
@@ -620,7 +728,13 @@ fn measure_every_hostile_case() {
         let parts: Vec<&str> = line.split_whitespace().collect();
         let kb: f64 = parts[2].parse().unwrap_or(0.0);
         let code = String::from_utf8_lossy(&o.stdout);
-        let code = code.lines().find(|l| l.contains("error[E")).unwrap_or("").chars().take(60).collect::<String>();
+        let code = code
+            .lines()
+            .find(|l| l.contains("error[E"))
+            .unwrap_or("")
+            .chars()
+            .take(60)
+            .collect::<String>();
         println!(
             "| {what} | {} `{}` | {} s | {:.0} MB |",
             o.status.code().map_or("killed".into(), |c| c.to_string()),

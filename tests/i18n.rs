@@ -43,10 +43,15 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 
 /// Replaces the translation of entry `ctx` in a PO file.
 fn set_translation(po: &str, ctx: &str, translation: &str) -> String {
-    let start = po.find(&format!("msgctxt \"{ctx}\"")).unwrap_or_else(|| panic!("no {ctx}"));
+    let start = po
+        .find(&format!("msgctxt \"{ctx}\""))
+        .unwrap_or_else(|| panic!("no {ctx}"));
     let msgstr = start + po[start..].find("\nmsgstr ").unwrap() + 1;
     let end = msgstr + po[msgstr..].find("\n\n").unwrap_or(po.len() - msgstr);
-    let quoted = translation.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n");
+    let quoted = translation
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n");
     format!("{}msgstr \"{quoted}\"{}", &po[..msgstr], &po[end..])
 }
 
@@ -73,7 +78,12 @@ fn a_block_scalar_translation_is_replaced_and_the_next_key_kept() {
         parse(&after, FileId(0), &Limits::default()).unwrap(),
     );
     // The new text in the same folded style, and the section keeps its `see:`.
-    assert_eq!(node_at(&a, "sections.extra-cards.text").get("en").and_then(Node::as_str), Some(new));
+    assert_eq!(
+        node_at(&a, "sections.extra-cards.text")
+            .get("en")
+            .and_then(Node::as_str),
+        Some(new)
+    );
     assert!(after.contains("      en: >-\n        Each box has"), "{after}");
     assert_eq!(
         pnpkit::sheet::without_spans(node_at(&a, "sections.extra-cards.see")),
@@ -133,11 +143,21 @@ fn duplicate_and_conflicting_entries_are_refused_with_their_lines() {
     let report = out(&o);
     assert_eq!(o.status.code(), Some(1), "{report}");
     assert!(report.contains("E033") && report.contains("appears twice"), "{report}");
-    assert!(report.contains(&format!("en.po:{second}:")), "the second line {second}: {report}");
-    assert!(report.contains(&format!("{first} |")), "the first line {first}: {report}");
+    assert!(
+        report.contains(&format!("en.po:{second}:")),
+        "the second line {second}: {report}"
+    );
+    assert!(
+        report.contains(&format!("{first} |")),
+        "the first line {first}: {report}"
+    );
     assert!(report.contains("nothing was written"), "{report}");
     // Conflicting: the same entry with another translation.
-    let conflicting = format!("{}{twice}\n{}msgstr \"Something else\"\n", &text[..start], &entry[..msgstr]);
+    let conflicting = format!(
+        "{}{twice}\n{}msgstr \"Something else\"\n",
+        &text[..start],
+        &entry[..msgstr]
+    );
     std::fs::write(&po, conflicting).unwrap();
     let o = run(dir, "import");
     let report = out(&o);
@@ -153,7 +173,11 @@ fn a_translation_that_breaks_the_pack_is_refused_before_writing() {
     assert_eq!(run(dir, "export").status.code(), Some(0));
     let ctx = "rules/02-deck.yaml#sections.extra-cards.text";
     let text = std::fs::read_to_string(&po).unwrap();
-    std::fs::write(&po, set_translation(&text, ctx, "Every box has {{ fact(id=\"extra-cards\" }} cards.")).unwrap();
+    std::fs::write(
+        &po,
+        set_translation(&text, ctx, "Every box has {{ fact(id=\"extra-cards\" }} cards."),
+    )
+    .unwrap();
     let data = dir.join("data");
     let before = snapshot(&data);
     let o = run(dir, "import");

@@ -289,7 +289,11 @@ fn the_same_art_is_in_the_gallery_and_the_png_exports() {
     let grey = |p: &resvg::tiny_skia::PremultipliedColorU8| (150..=190).contains(&p.red()) && p.red() == p.blue();
     let grey_px = png.pixels().iter().filter(|p| grey(p)).count() as f64;
     // The 40 × 20 mm box less the 4 mm dot: about 787 mm² of the art's grey.
-    assert!((grey_px * mm2 - 787.0).abs() < 787.0 * 0.05, "art grey covers {:.0} mm²", grey_px * mm2);
+    assert!(
+        (grey_px * mm2 - 787.0).abs() < 787.0 * 0.05,
+        "art grey covers {:.0} mm²",
+        grey_px * mm2
+    );
     let svg = std::fs::read_to_string(dir.path().join("output/lay/gallery/card/one.svg")).unwrap();
     assert!(svg.contains("data:image/png;base64,"), "the gallery embeds the art");
 }

@@ -53,15 +53,29 @@ fn new_pack_checks_clean_and_builds() {
         .arg("-")
         .output()
         .expect("pdftotext (poppler-utils) runs");
-    let text = String::from_utf8_lossy(&pdftotext.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
+    let text = String::from_utf8_lossy(&pdftotext.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
     let doc = lopdf::Document::load_mem(&cards).unwrap();
-    for words in ["Moon", "Change its suit to", "Your opponent discards a card", "If you win with 5"] {
+    for words in [
+        "Moon",
+        "Change its suit to",
+        "Your opponent discards a card",
+        "If you win with 5",
+    ] {
         assert!(text.contains(words), "«{words}» printed: {text}");
     }
     let images = doc
         .objects
         .values()
-        .filter(|o| o.as_stream().is_ok_and(|s| s.dict.get(b"Subtype").is_ok_and(|t| t.as_name().is_ok_and(|n| n == b"Image" || n == b"Form"))))
+        .filter(|o| {
+            o.as_stream().is_ok_and(|s| {
+                s.dict
+                    .get(b"Subtype")
+                    .is_ok_and(|t| t.as_name().is_ok_and(|n| n == b"Image" || n == b"Form"))
+            })
+        })
         .count();
     assert!(images >= 3, "icons and art are placed ({images} image or form objects)");
 }

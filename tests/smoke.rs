@@ -6,9 +6,9 @@
 //! (calls and bytes, all threads) against the input's size, never timed.
 //! The coverage-guided fuzzers in `fuzz/` (docs/reliability.md) go deeper.
 
-mod common;
 #[path = "common/alloc.rs"]
 mod alloc;
+mod common;
 #[path = "common/mutate.rs"]
 mod mutate;
 
@@ -96,7 +96,10 @@ fn assert_reported(what: &str, diags: &[Diagnostic], sources: &SourceMap) {
             Some(s) => {
                 let text = &sources.get(s.file).text;
                 assert!(
-                    s.start <= s.end && s.end <= text.len() && text.is_char_boundary(s.start) && text.is_char_boundary(s.end),
+                    s.start <= s.end
+                        && s.end <= text.len()
+                        && text.is_char_boundary(s.start)
+                        && text.is_char_boundary(s.end),
                     "{what}: {:?} has a span outside its file: {s:?}",
                     d.message
                 );
@@ -190,13 +193,18 @@ fn mutated_packs_check_or_are_reported() {
         let input = mutate(&mut rng, &originals[k], mutate::YAML_TOKENS);
         std::fs::write(&seeds[k], &input).unwrap();
         let (report, work) = alloc::measure_all(|| {
-            no_panic("pack", &input, || pnpkit::check::check(dir.path(), &[], &Limits::default()))
+            no_panic("pack", &input, || {
+                pnpkit::check::check(dir.path(), &[], &Limits::default())
+            })
         });
         let size: usize = originals.iter().map(Vec::len).sum::<usize>() + input.len();
         budget.check("pack", &vec![0; size], work);
         let report = report.unwrap_or_else(|e| panic!("pack: a mutated file is fatal: {e}"));
         if report.games.is_empty() || report.has_errors() {
-            assert!(!report.diagnostics.items.is_empty(), "pack: refused without a diagnostic");
+            assert!(
+                !report.diagnostics.items.is_empty(),
+                "pack: refused without a diagnostic"
+            );
         }
         assert_reported("pack", &report.diagnostics.items, &report.sources);
         std::fs::write(&seeds[k], &originals[k]).unwrap();
@@ -272,7 +280,11 @@ fn mutated_logs_replay_or_are_reported() {
     };
     let options = pnpkit::rules::Options { trace: false };
     for i in 0..2000 {
-        let input = mutate(&mut rng, &std::fs::read(&seeds[i % seeds.len()]).unwrap(), mutate::YAML_TOKENS);
+        let input = mutate(
+            &mut rng,
+            &std::fs::read(&seeds[i % seeds.len()]).unwrap(),
+            mutate::YAML_TOKENS,
+        );
         let mut sources = SourceMap::default();
         let file = sources.add("log.yaml".into(), text(&input));
         let src = sources.get(file).text.clone();
@@ -340,11 +352,16 @@ fn xlsx_parts(rows: &[Vec<String>]) -> (String, impl Fn(&[u8]) -> Vec<u8>) {
         data.push_str(&format!("<row r=\"{}\">", r + 1));
         for (c, v) in row.iter().enumerate() {
             let at = format!("{}{}", pnpkit::sheet::column_letter(c), r + 1);
-            data.push_str(&format!("<c r=\"{at}\" t=\"inlineStr\"><is><t>{}</t></is></c>", xml_escape(v)));
+            data.push_str(&format!(
+                "<c r=\"{at}\" t=\"inlineStr\"><is><t>{}</t></is></c>",
+                xml_escape(v)
+            ));
         }
         data.push_str("</row>");
     }
-    let sheet = format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?><worksheet xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\"><sheetData>{data}</sheetData></worksheet>");
+    let sheet = format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><worksheet xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\"><sheetData>{data}</sheetData></worksheet>"
+    );
     let wrap = |sheet: &[u8]| {
         zipped(&[
             ("[Content_Types].xml", br#"<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>"#),
@@ -370,16 +387,40 @@ fn ods_parts(rows: &[Vec<String>]) -> (String, impl Fn(&[u8]) -> Vec<u8>) {
         }
         body.push_str("</table:table-row>");
     }
-    let content = format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?><office:document-content xmlns:office=\"urn:oasis:names:tc:opendocument:xmlns:office:1.0\" xmlns:table=\"urn:oasis:names:tc:opendocument:xmlns:table:1.0\" xmlns:text=\"urn:oasis:names:tc:opendocument:xmlns:text:1.0\" office:version=\"1.2\"><office:body><office:spreadsheet><table:table table:name=\"sheet\">{body}</table:table></office:spreadsheet></office:body></office:document-content>");
-    let wrap = |content: &[u8]| zipped(&[("mimetype", b"application/vnd.oasis.opendocument.spreadsheet"), ("content.xml", content)]);
+    let content = format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><office:document-content xmlns:office=\"urn:oasis:names:tc:opendocument:xmlns:office:1.0\" xmlns:table=\"urn:oasis:names:tc:opendocument:xmlns:table:1.0\" xmlns:text=\"urn:oasis:names:tc:opendocument:xmlns:text:1.0\" office:version=\"1.2\"><office:body><office:spreadsheet><table:table table:name=\"sheet\">{body}</table:table></office:spreadsheet></office:body></office:document-content>"
+    );
+    let wrap = |content: &[u8]| {
+        zipped(&[
+            ("mimetype", b"application/vnd.oasis.opendocument.spreadsheet"),
+            ("content.xml", content),
+        ])
+    };
     (content, wrap)
 }
 
 /// Tokens for sheet XML.
 const XML_TOKENS: &[&str] = &[
-    "<", ">", "</", "/>", "\"", "&amp;", "&#0;", "&#x10FFFF;", "&bogus;", "<row r=\"1048576\">", "<c r=\"XFD1\">",
-    " table:number-columns-repeated=\"16384\"", " table:number-rows-repeated=\"1000000\"", "<text:s text:c=\"999999999\"/>",
-    "<table:table-row>", "<table:table-cell office:value-type=\"float\" office:value=\"1e308\"/>", "<![CDATA[", "]]>", "é", "\n",
+    "<",
+    ">",
+    "</",
+    "/>",
+    "\"",
+    "&amp;",
+    "&#0;",
+    "&#x10FFFF;",
+    "&bogus;",
+    "<row r=\"1048576\">",
+    "<c r=\"XFD1\">",
+    " table:number-columns-repeated=\"16384\"",
+    " table:number-rows-repeated=\"1000000\"",
+    "<text:s text:c=\"999999999\"/>",
+    "<table:table-row>",
+    "<table:table-cell office:value-type=\"float\" office:value=\"1e308\"/>",
+    "<![CDATA[",
+    "]]>",
+    "é",
+    "\n",
 ];
 
 #[test]
@@ -420,22 +461,24 @@ fn mutated_sheets_import_or_are_reported() {
         };
         let file = format!("{kind_id}.{ext}");
         let (problems, work) = alloc::measure_all(|| {
-            no_panic("sheet", &input, || match pnpkit::sheet::parse_sheet(input.clone(), &file, ext, None, kind_id) {
-                Err(pnpkit::sheet::ReadSheetError::Unreadable(msg)) => {
-                    assert!(!msg.is_empty());
-                    Vec::new()
-                }
-                Err(pnpkit::sheet::ReadSheetError::Refused(d)) => vec![*d],
-                Ok(sheet) => {
-                    let (imported, problems) = pnpkit::sheet::from_sheet(&sheet, kind, &game.locales, true);
-                    for (f, c) in imported.files.iter().zip(&imported.cells) {
-                        let w = pnpkit::sheet::write_yaml(kind, &game.locales, f, c);
-                        // The written YAML always parses.
-                        if let Err(d) = parse(&w.text, FileId(0), &Limits::default()) {
-                            panic!("import writes invalid YAML ({d:?}):\n{}", w.text);
-                        }
+            no_panic("sheet", &input, || {
+                match pnpkit::sheet::parse_sheet(input.clone(), &file, ext, None, kind_id) {
+                    Err(pnpkit::sheet::ReadSheetError::Unreadable(msg)) => {
+                        assert!(!msg.is_empty());
+                        Vec::new()
                     }
-                    problems.into_iter().map(|p| p.diagnostic.in_file("sheet")).collect()
+                    Err(pnpkit::sheet::ReadSheetError::Refused(d)) => vec![*d],
+                    Ok(sheet) => {
+                        let (imported, problems) = pnpkit::sheet::from_sheet(&sheet, kind, &game.locales, true);
+                        for (f, c) in imported.files.iter().zip(&imported.cells) {
+                            let w = pnpkit::sheet::write_yaml(kind, &game.locales, f, c);
+                            // The written YAML always parses.
+                            if let Err(d) = parse(&w.text, FileId(0), &Limits::default()) {
+                                panic!("import writes invalid YAML ({d:?}):\n{}", w.text);
+                            }
+                        }
+                        problems.into_iter().map(|p| p.diagnostic.in_file("sheet")).collect()
+                    }
                 }
             })
         });
@@ -478,7 +521,12 @@ fn mutated_po_files_import_or_are_reported() {
                 Err(problems) => {
                     assert!(!problems.is_empty());
                     for p in problems {
-                        assert!(p.line >= 1 && p.line <= po_text.lines().count().max(1), "po: line {} of {:?}", p.line, p.message);
+                        assert!(
+                            p.line >= 1 && p.line <= po_text.lines().count().max(1),
+                            "po: line {} of {:?}",
+                            p.line,
+                            p.message
+                        );
                     }
                 }
                 Ok(po) => {

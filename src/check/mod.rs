@@ -13,11 +13,11 @@ use indexmap::IndexMap;
 use rayon::prelude::*;
 
 use crate::diag::{Code, Diagnostic, Diagnostics, SourceMap, Span, did_you_mean};
+use crate::fsx::read::Scope;
 use crate::model::{Component, FieldValue, Game};
 use crate::pack::decl::{Decl, read_decl};
 use crate::pack::reader::quote_list;
 use crate::pack::yaml::Limits;
-use crate::fsx::read::Scope;
 use crate::pack::{self, LoadError, ReadFile};
 use value::{Ctx, Pending, list_ids, rule_applies, rule_condition, rule_diag, unknown_member};
 
@@ -178,10 +178,15 @@ fn check_pack(dir: &Path, limits: &Limits, scope: &Scope, report: &mut Report) -
     }
     // A file that could not be read leaves its kind incomplete: counts and
     // references into it would only repeat that problem.
-    incomplete.extend(diags.iter().filter(|d| matches!(d.code, Code::FileTooLarge | Code::FileRefused)).filter_map(|d| {
-        let path = report.sources.path(d.span?.file);
-        files.iter().find(|(_, p)| p == path).map(|(k, _)| k.clone())
-    }));
+    incomplete.extend(
+        diags
+            .iter()
+            .filter(|d| matches!(d.code, Code::FileTooLarge | Code::FileRefused))
+            .filter_map(|d| {
+                let path = report.sources.path(d.span?.file);
+                files.iter().find(|(_, p)| p == path).map(|(k, _)| k.clone())
+            }),
+    );
     cross_check(&decl, &components, &pending, &incomplete, &mut diags);
     let reference = read_reference(dir, &decl, limits, scope, report, &mut diags)?;
     crate::reference::cross_check(&reference, &decl.rule_ids, decl.rule_ids_span, &mut diags);

@@ -14,8 +14,8 @@ use crate::deck::{Context, DeckReport, batch, check_list};
 use crate::diag::SourceMap;
 use crate::fsx::read::Scope;
 use crate::model::Game;
-use crate::pack::{Input, LoadError};
 use crate::pack::yaml::Limits;
+use crate::pack::{Input, LoadError};
 use crate::render::world::Shared;
 
 /// Loads the game's pack (it must check clean).

@@ -93,7 +93,10 @@ fn plan_locale(
     for d in duplicates(&po) {
         repeated.insert(d.second);
         let (message, label) = if d.conflicting {
-            (format!("`{}` is translated twice, differently", d.key), "a second, different translation")
+            (
+                format!("`{}` is translated twice, differently", d.key),
+                "a second, different translation",
+            )
         } else {
             (format!("`{}` appears twice", d.key), "the same entry again")
         };
@@ -119,10 +122,14 @@ fn plan_locale(
         let span = at_line(sources, file, p.line);
         let Some(entry) = by_id.get(p.context.as_str()) else {
             diags.push(
-                po_problem(span, format!("no text `{}` in {}", p.context, game.id), "the id of a text of the pack (msgctxt)")
-                    .label("unknown text")
-                    .suggest(&p.context, by_id.keys().copied())
-                    .help("the text was moved or removed since the export: export again (`pnpkit i18n export`) and merge"),
+                po_problem(
+                    span,
+                    format!("no text `{}` in {}", p.context, game.id),
+                    "the id of a text of the pack (msgctxt)",
+                )
+                .label("unknown text")
+                .suggest(&p.context, by_id.keys().copied())
+                .help("the text was moved or removed since the export: export again (`pnpkit i18n export`) and merge"),
             );
             continue;
         };
@@ -241,7 +248,12 @@ fn check_in_scratch(
             }
         }
     }
-    for d in checked.diagnostics.items.into_iter().filter(|d| d.severity == Severity::Error) {
+    for d in checked
+        .diagnostics
+        .items
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+    {
         let mut d = d.shifted(offset);
         if let Some(span) = d.span {
             let path = sources.path(span.file).to_path_buf();

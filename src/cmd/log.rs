@@ -10,9 +10,9 @@ use super::{Fatal, Outcome, use_color};
 use crate::check::check;
 use crate::cli::{Cli, Format, LogArgs};
 use crate::diag::{Code, Diagnostic, JsonDiagnostic, SourceMap, render_human, to_json};
+use crate::fsx::read::Scope;
 use crate::model::Game;
 use crate::pack::yaml::Limits;
-use crate::fsx::read::Scope;
 use crate::pack::{self, Input, LoadError};
 use crate::rules::replay::{Failure, FailureKind, flow};
 use crate::rules::{Options, Replay, engine_for, log};
@@ -87,7 +87,10 @@ pub fn check_log(data: &Path, path: &Path, options: &Options) -> Result<LogRepor
     };
     // A `deck:` path was not named on the command line: it is read only from
     // inside the project (the working folder, the data folder) or the log's own folder.
-    let log_dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let log_dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     let scope = Scope::within_any(&[Path::new("."), data, log_dir]);
     let Some(log) = check_decks(&game, log, path, &scope, &mut report)? else {
         return Ok(report);

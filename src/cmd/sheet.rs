@@ -150,8 +150,10 @@ pub fn import(cli: &Cli, args: &ImportArgs) -> Result<Outcome, Fatal> {
         Err(ReadSheetError::Refused(d)) => {
             let sources = SourceMap::default();
             let stdout = match cli.format {
-                Format::Human => render_human(std::slice::from_ref(&*d), &sources, color)
-                    + "import refused: the sheet is not read; nothing was written\n",
+                Format::Human => {
+                    render_human(std::slice::from_ref(&*d), &sources, color)
+                        + "import refused: the sheet is not read; nothing was written\n"
+                }
                 Format::Json => {
                     let mut s = serde_json::to_string_pretty(&serde_json::json!({
                         "diagnostics": [to_json(&d, &sources)],

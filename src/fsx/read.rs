@@ -143,9 +143,7 @@ pub fn open_checked(path: &Path, scope: &Scope) -> Result<File, ReadError> {
     let file = open_nonblocking(path)?;
     let meta = file.metadata()?;
     if !meta.is_file() {
-        return Err(ReadError::Refused(Refusal::NotAFile {
-            what: describe(&meta),
-        }));
+        return Err(ReadError::Refused(Refusal::NotAFile { what: describe(&meta) }));
     }
     if !scope.is_named() {
         let real = real_path(&file, path)?;
@@ -309,7 +307,10 @@ mod tests {
             "{r:?}"
         );
         let r = read_bounded(dir.path(), 1024, &Scope::named());
-        assert!(matches!(r, Err(ReadError::Refused(Refusal::NotAFile { what: "a directory" }))));
+        assert!(matches!(
+            r,
+            Err(ReadError::Refused(Refusal::NotAFile { what: "a directory" }))
+        ));
     }
 
     #[cfg(unix)]
@@ -336,7 +337,11 @@ mod tests {
             other => panic!("{other:?}"),
         }
         // `..` out of the project.
-        let up = project.path().join("..").join(outside.path().file_name().unwrap()).join("secret.txt");
+        let up = project
+            .path()
+            .join("..")
+            .join(outside.path().file_name().unwrap())
+            .join("secret.txt");
         assert!(matches!(
             read_bounded(&up, 100, &scope),
             Err(ReadError::Refused(Refusal::Outside { .. }))

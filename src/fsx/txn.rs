@@ -354,7 +354,10 @@ impl DirSwap {
     /// the game's folder: `openwars/es/openwars-cards-a4.pdf`).
     pub fn write(&self, rel: &Path, bytes: &[u8]) -> io::Result<()> {
         if rel.is_absolute() || rel.components().any(|c| !matches!(c, std::path::Component::Normal(_))) {
-            return Err(io::Error::other(format!("`{}` is not a path inside the output", rel.display())));
+            return Err(io::Error::other(format!(
+                "`{}` is not a path inside the output",
+                rel.display()
+            )));
         }
         write_synced(&self.dir.join(rel), bytes)
     }
@@ -498,7 +501,10 @@ mod tests {
         fs::write(out.join("g/i18n/en.po"), "po").unwrap();
         fs::write(out.join("g/.kit.pdf.99.tmp"), "stale").unwrap();
         let s = DirSwap::begin(out).unwrap();
-        assert!(!out.join("g/.kit.pdf.99.tmp").exists(), "stale temporary files go at the start");
+        assert!(
+            !out.join("g/.kit.pdf.99.tmp").exists(),
+            "stale temporary files go at the start"
+        );
         s.write(Path::new("g/es/new.pdf"), b"new").unwrap();
         s.write(Path::new("g/index.html"), b"html").unwrap();
         assert!(s.write(Path::new("../x"), b"no").is_err());

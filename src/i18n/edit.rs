@@ -182,7 +182,8 @@ pub fn double(s: &str) -> String {
 }
 
 fn single(s: &str) -> Option<String> {
-    (!s.contains(['\n', '\r']) && s.chars().all(|c| printable(c) && c != '\t')).then(|| format!("'{}'", s.replace('\'', "''")))
+    (!s.contains(['\n', '\r']) && s.chars().all(|c| printable(c) && c != '\t'))
+        .then(|| format!("'{}'", s.replace('\'', "''")))
 }
 
 /// A plain scalar, when `s` reads back as this same string.
@@ -304,9 +305,14 @@ fn locate_mut<'a>(root: &'a mut Node, path: &str) -> Option<&'a mut Node> {
     let mut node = root;
     for seg in path.split('.').filter(|s| !s.is_empty()) {
         node = match &mut node.value {
-            Value::Map(entries) => entries.iter_mut().find(|(k, _)| k.as_str() == Some(seg)).map(|(_, v)| v)?,
+            Value::Map(entries) => entries
+                .iter_mut()
+                .find(|(k, _)| k.as_str() == Some(seg))
+                .map(|(_, v)| v)?,
             Value::Seq(items) => {
-                let by_id = items.iter().position(|i| i.get("id").and_then(Node::as_str) == Some(seg));
+                let by_id = items
+                    .iter()
+                    .position(|i| i.get("id").and_then(Node::as_str) == Some(seg));
                 let at = by_id.or_else(|| seg.parse::<usize>().ok().filter(|&i| i < items.len()))?;
                 &mut items[at]
             }
@@ -321,11 +327,14 @@ fn locate_mut<'a>(root: &'a mut Node, path: &str) -> Option<&'a mut Node> {
 pub fn plan_edit(root: &Node, src: &str, edit: &Edit, force_double: bool) -> Result<(Range<usize>, String), EditError> {
     let path = Some(edit.path.as_str());
     let map = locate(root, &edit.path).ok_or_else(|| error(path, "the text is no longer there"))?;
-    let entries = map.as_map().ok_or_else(|| error(path, "the text is not a mapping of locales"))?;
+    let entries = map
+        .as_map()
+        .ok_or_else(|| error(path, "the text is not a mapping of locales"))?;
     let flow = src.as_bytes().get(map.span.start) == Some(&b'{');
     let text = edit.translation.as_str();
     if let Some((k, v)) = entries.iter().find(|(k, _)| k.as_str() == Some(edit.locale.as_str())) {
-        let ext = extent(src, k, v).ok_or_else(|| error(path, "the translation's value cannot be found in the file (an alias?)"))?;
+        let ext = extent(src, k, v)
+            .ok_or_else(|| error(path, "the translation's value cannot be found in the file (an alias?)"))?;
         let parent = column(src, k.span.start);
         let indent = ext.content_indent.unwrap_or(parent + 2);
         let block_ok = rest_of_line_is_free(src, ext.range.end) && !flow;
@@ -336,7 +345,8 @@ pub fn plan_edit(root: &Node, src: &str, edit: &Edit, force_double: bool) -> Res
     let (first_key, first_value) = entries.first().ok_or_else(|| error(path, "the text map is empty"))?;
     let (last_key, last_value) = entries.last().ok_or_else(|| error(path, "the text map is empty"))?;
     let source_style = extent(src, first_key, first_value).map_or(Style::Double, |e| e.style);
-    let last = extent(src, last_key, last_value).ok_or_else(|| error(path, "the last value of the text cannot be found in the file"))?;
+    let last = extent(src, last_key, last_value)
+        .ok_or_else(|| error(path, "the last value of the text cannot be found in the file"))?;
     let style = if force_double { Style::Double } else { source_style };
     if flow {
         let value = render(text, style, true, false, 0, 0);
@@ -357,7 +367,9 @@ fn intended(root: &Node, edits: &[Edit]) -> Option<Node> {
     let mut tree = root.clone();
     for e in edits {
         let map = locate_mut(&mut tree, &e.path)?;
-        let Value::Map(entries) = &mut map.value else { return None };
+        let Value::Map(entries) = &mut map.value else {
+            return None;
+        };
         let value = Node {
             value: Value::Str(e.translation.clone()),
             span: Default::default(),
@@ -420,7 +432,9 @@ pub fn rewrite(src: &str, root: &Node, edits: &[Edit]) -> Result<String, EditErr
         // the rest of the file changed, all of them.
         let mut any = false;
         for (i, e) in edits.iter().enumerate() {
-            let got = locate(&back, &e.path).and_then(|m| m.get(&e.locale)).and_then(Node::as_str);
+            let got = locate(&back, &e.path)
+                .and_then(|m| m.get(&e.locale))
+                .and_then(Node::as_str);
             if got != Some(e.translation.as_str()) {
                 doubled[i] = true;
                 any = true;
@@ -430,8 +444,15 @@ pub fn rewrite(src: &str, root: &Node, edits: &[Edit]) -> Result<String, EditErr
             doubled.iter_mut().for_each(|d| *d = true);
         }
     }
-    let culprit = edits.iter().zip(&doubled).find(|(_, d)| **d).map(|(e, _)| e.path.as_str());
-    Err(error(culprit, "the file would not read back with only the translation changed"))
+    let culprit = edits
+        .iter()
+        .zip(&doubled)
+        .find(|(_, d)| **d)
+        .map(|(e, _)| e.path.as_str());
+    Err(error(
+        culprit,
+        "the file would not read back with only the translation changed",
+    ))
 }
 
 #[cfg(test)]
@@ -455,10 +476,16 @@ mod tests {
     fn block_scalars_keep_their_style_and_the_next_key() {
         let src = "text:\n  es: >-\n    Uno dos\n    tres.\n  en: >-\n    One two\n    three.\nsee: [a]\n";
         let out = run(src, &[edit("text", "Un deux trois.")]);
-        assert_eq!(out, "text:\n  es: >-\n    Uno dos\n    tres.\n  en: >-\n    Un deux trois.\nsee: [a]\n");
+        assert_eq!(
+            out,
+            "text:\n  es: >-\n    Uno dos\n    tres.\n  en: >-\n    Un deux trois.\nsee: [a]\n"
+        );
         let src = "text:\n  es: |\n    a\n    b\n  en: |\n    x\n\nnext: 1\n";
         let out = run(src, &[edit("text", "p\n  q\n")]);
-        assert_eq!(out, "text:\n  es: |\n    a\n    b\n  en: |\n    p\n      q\n\nnext: 1\n");
+        assert_eq!(
+            out,
+            "text:\n  es: |\n    a\n    b\n  en: |\n    p\n      q\n\nnext: 1\n"
+        );
     }
 
     #[test]

@@ -66,7 +66,13 @@ fn unquote(s: &str, line: usize) -> Result<String, PoProblem> {
                 }
                 None => return Err(problem(line, "a string ends with a lone `\\`", expected)),
             }),
-            '"' => return Err(problem(line, "a quote inside a string is not escaped", "\\\" for a quote inside a string")),
+            '"' => {
+                return Err(problem(
+                    line,
+                    "a quote inside a string is not escaped",
+                    "\\\" for a quote inside a string",
+                ));
+            }
             c => out.push(c),
         }
     }
@@ -161,7 +167,11 @@ pub fn parse_po(text: &str) -> Result<Vec<PoEntry>, Vec<PoProblem>> {
             }
             Some("msgstr") => {
                 if !started {
-                    problems.push(problem(no, "`msgstr` without a `msgid` before it", "`msgid \"…\"` first"));
+                    problems.push(problem(
+                        no,
+                        "`msgstr` without a `msgid` before it",
+                        "`msgid \"…\"` first",
+                    ));
                     continue;
                 }
                 cur.translation = value;
@@ -172,7 +182,11 @@ pub fn parse_po(text: &str) -> Result<Vec<PoEntry>, Vec<PoProblem>> {
                 format!("`{k}`: plural forms are not used by pnpkit's texts"),
                 "one `msgstr` per entry",
             )),
-            Some(k) => problems.push(problem(no, format!("unknown keyword `{k}`"), "`msgctxt`, `msgid` or `msgstr`")),
+            Some(k) => problems.push(problem(
+                no,
+                format!("unknown keyword `{k}`"),
+                "`msgctxt`, `msgid` or `msgstr`",
+            )),
             None => match field {
                 Some(Field::Context) => cur.context.push_str(&value),
                 Some(Field::Source) => cur.source.push_str(&value),

@@ -284,7 +284,10 @@ pub fn read_text(path: &Path, input: Input, limits: &Limits, scope: &Scope) -> R
 /// The scope pack files are read in: the data folder holding the pack
 /// folder `dir` (as `check` reads them).
 pub fn pack_scope(dir: &Path) -> Result<Scope, LoadError> {
-    let data = dir.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let data = dir
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     Scope::within(data).map_err(io_err(data))
 }
 

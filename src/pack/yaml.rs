@@ -198,10 +198,9 @@ fn syntax_diagnostic(err: &serde_saphyr::Error, file: FileId, text: &str, limits
             "aliases (`*name`) that expand to more than {} values",
             thousands(limits.max_alias_events)
         )),
-        _ if ["recursion", "depth", "nesting"].iter().any(|w| message.contains(w)) => Some(format!(
-            "lists or mappings nested more than {} deep",
-            limits.max_depth
-        )),
+        _ if ["recursion", "depth", "nesting"].iter().any(|w| message.contains(w)) => {
+            Some(format!("lists or mappings nested more than {} deep", limits.max_depth))
+        }
         _ if message.contains("budget") || message.contains("limit") => {
             Some("a structure the YAML reader refuses to expand".into())
         }

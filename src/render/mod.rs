@@ -445,7 +445,11 @@ pub fn plan_pieces(game: &Game, locale: &str, opts: &KitOptions, template: &str)
             paper: None,
             part: Part::Pieces,
             // `demo-pieces-1.pdf`: the chunk's own number, one extension.
-            out: dir.join(format!("{}{}", game.id, chunk_path(i).trim_start_matches('/').replacen("pieces", "-pieces", 1))),
+            out: dir.join(format!(
+                "{}{}",
+                game.id,
+                chunk_path(i).trim_start_matches('/').replacen("pieces", "-pieces", 1)
+            )),
             main: main.clone(),
             data: json!({
                 "locale": locale,

@@ -257,7 +257,10 @@ pub fn write_yaml(kind: &Kind, locales: &[String], file: &FileData, cells: &[Ori
 fn comment_text(c: &str) -> std::borrow::Cow<'_, str> {
     let bad = |ch: char| (ch.is_control() && ch != '\t') || matches!(ch, '\u{feff}' | '\u{fffe}' | '\u{ffff}');
     if c.chars().any(bad) {
-        c.chars().map(|ch| if bad(ch) { '\u{fffd}' } else { ch }).collect::<String>().into()
+        c.chars()
+            .map(|ch| if bad(ch) { '\u{fffd}' } else { ch })
+            .collect::<String>()
+            .into()
     } else {
         c.into()
     }

@@ -79,12 +79,19 @@ impl Collect {
     /// and `cols` columns with `len` bytes of text fits, naming the first
     /// cell that does not.
     fn fits(&self, row: usize, col: usize, rows: usize, cols: usize, len: usize) -> Result<(), ReadSheetError> {
-        let (last_row, last_col) = (row.saturating_add(rows).saturating_sub(1), col.saturating_add(cols).saturating_sub(1));
+        let (last_row, last_col) = (
+            row.saturating_add(rows).saturating_sub(1),
+            col.saturating_add(cols).saturating_sub(1),
+        );
         let name = |r: usize, c: usize| format!("{}{}", column_letter(c), r.saturating_add(1));
         if last_row >= MAX_ROWS || last_col >= MAX_COLUMNS {
             // The first cell out of bounds: the cell itself, or where its repeat crosses.
             let r = if last_row >= MAX_ROWS { row.max(MAX_ROWS) } else { row };
-            let c = if last_col >= MAX_COLUMNS { col.max(MAX_COLUMNS) } else { col };
+            let c = if last_col >= MAX_COLUMNS {
+                col.max(MAX_COLUMNS)
+            } else {
+                col
+            };
             return Err(ReadSheetError::limit(
                 &self.label,
                 format!("cell {} of {} is beyond the sheet limits", name(r, c), self.label),
@@ -114,7 +121,11 @@ impl Collect {
         if self.cells.saturating_add(added) > MAX_CELLS || self.text.saturating_add(text) > max::SHEET_UNZIPPED {
             return Err(ReadSheetError::limit(
                 &self.label,
-                format!("{} holds too many cells (at cell {})", self.label, name(last_row, last_col)),
+                format!(
+                    "{} holds too many cells (at cell {})",
+                    self.label,
+                    name(last_row, last_col)
+                ),
                 format!(
                     "at most {} cells, each row counted to its last filled cell, and {} of text",
                     thousands(MAX_CELLS),
@@ -168,7 +179,12 @@ pub fn read_sheet(path: &Path, name: Option<&str>, kind: &str) -> Result<Sheet, 
     // The user named this file: read wherever it is, but not a FIFO or device, and bounded.
     let data = match read_bounded(path, max::SHEET, &Scope::named()) {
         Ok(d) => d,
-        Err(ReadError::Io(e)) => return Err(ReadSheetError::Unreadable(format!("cannot read `{}`: {e}", path.display()))),
+        Err(ReadError::Io(e)) => {
+            return Err(ReadSheetError::Unreadable(format!(
+                "cannot read `{}`: {e}",
+                path.display()
+            )));
+        }
         Err(ReadError::Refused(r)) => {
             let code = if matches!(r, Refusal::TooLarge { .. }) {
                 Code::FileTooLarge
@@ -188,12 +204,21 @@ pub fn read_sheet(path: &Path, name: Option<&str>, kind: &str) -> Result<Sheet, 
 
 /// Reads a sheet from its bytes (`ext`: `csv`, `xlsx`, `xlsm` or `ods`),
 /// within the same limits as [`read_sheet`]. `file` names it in messages.
-pub fn parse_sheet(data: Vec<u8>, file: &str, ext: &str, name: Option<&str>, kind: &str) -> Result<Sheet, ReadSheetError> {
+pub fn parse_sheet(
+    data: Vec<u8>,
+    file: &str,
+    ext: &str,
+    name: Option<&str>,
+    kind: &str,
+) -> Result<Sheet, ReadSheetError> {
     let path = Path::new(file);
     if data.len() as u64 > max::SHEET {
         return Err(ReadSheetError::Refused(Box::new(
-            Diagnostic::new(Code::FileTooLarge, format!("the sheet `{file}` is larger than {}", bytes(max::SHEET)))
-                .in_file(path),
+            Diagnostic::new(
+                Code::FileTooLarge,
+                format!("the sheet `{file}` is larger than {}", bytes(max::SHEET)),
+            )
+            .in_file(path),
         )));
     }
     match ext {
@@ -206,12 +231,17 @@ pub fn parse_sheet(data: Vec<u8>, file: &str, ext: &str, name: Option<&str>, kin
             check_zip(&data, file)?;
             read_xlsx(data, file, name, kind, path)
         }
-        other => Err(ReadSheetError::Unreadable(format!("`.{other}` is not a sheet pnpkit reads"))),
+        other => Err(ReadSheetError::Unreadable(format!(
+            "`.{other}` is not a sheet pnpkit reads"
+        ))),
     }
 }
 
 fn read_csv(data: &[u8], file: String) -> Result<Sheet, ReadSheetError> {
-    let mut r = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(data);
+    let mut r = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(data);
     let mut collect = Collect::new(&file);
     let mut record = csv::StringRecord::new();
     let mut row = 0usize;
@@ -307,7 +337,8 @@ fn number(f: f64) -> String {
 
 fn read_xlsx(data: Vec<u8>, file: &str, name: Option<&str>, kind: &str, path: &Path) -> Result<Sheet, ReadSheetError> {
     use calamine::{Data, DataRef, Reader, Xlsx};
-    let unreadable = |e: &dyn std::fmt::Display| ReadSheetError::Unreadable(format!("cannot read `{}`: {e}", path.display()));
+    let unreadable =
+        |e: &dyn std::fmt::Display| ReadSheetError::Unreadable(format!("cannot read `{}`: {e}", path.display()));
     let mut wb: Xlsx<_> = Xlsx::new(Cursor::new(data)).map_err(|e| unreadable(&e))?;
     let chosen = choose(wb.sheet_names().as_slice(), name, kind, path)?;
     let label = format!("{file}: sheet {chosen}");
@@ -342,11 +373,15 @@ fn read_ods(data: &[u8], file: &str, name: Option<&str>, kind: &str, path: &Path
     let chosen = choose(&names, name, kind, path)?;
     let label = format!("{file}: sheet {chosen}");
     let sheet = ods_tables(data, file, Some((&chosen, &label)))?.1;
-    Ok(sheet.unwrap_or(Sheet { label, rows: Vec::new() }))
+    Ok(sheet.unwrap_or(Sheet {
+        label,
+        rows: Vec::new(),
+    }))
 }
 
 fn content_xml<'a>(data: &'a [u8], file: &str) -> Result<impl std::io::BufRead + 'a, ReadSheetError> {
-    let unreadable = |e: &dyn std::fmt::Display| ReadSheetError::Unreadable(format!("`{file}` is not an ODS workbook: {e}"));
+    let unreadable =
+        |e: &dyn std::fmt::Display| ReadSheetError::Unreadable(format!("`{file}` is not an ODS workbook: {e}"));
     let mut zip = zip::ZipArchive::new(Cursor::new(data)).map_err(|e| unreadable(&e))?;
     let mut entry = zip.by_name("content.xml").map_err(|e| unreadable(&e))?;
     // Already counted by `check_zip`: within the unzipped limit.
@@ -373,7 +408,11 @@ fn count_attr(e: &BytesStart, key: &str) -> usize {
 /// One pass over `content.xml`: the table names in order, and when `want`
 /// names a table, its cells.
 #[allow(clippy::type_complexity)]
-fn ods_tables(data: &[u8], file: &str, want: Option<(&str, &str)>) -> Result<(Vec<String>, Option<Sheet>), ReadSheetError> {
+fn ods_tables(
+    data: &[u8],
+    file: &str,
+    want: Option<(&str, &str)>,
+) -> Result<(Vec<String>, Option<Sheet>), ReadSheetError> {
     let bad = |e: &dyn std::fmt::Display| ReadSheetError::Unreadable(format!("`{file}` is not an ODS workbook: {e}"));
     let mut reader = quick_xml::Reader::from_reader(content_xml(data, file)?);
     let mut buf = Vec::new();
@@ -422,7 +461,9 @@ fn ods_tables(data: &[u8], file: &str, want: Option<(&str, &str)>) -> Result<(Ve
                                 Some("float" | "percentage" | "currency") => {
                                     attr(&e, "office:value").and_then(|v| v.parse::<f64>().ok()).map(number)
                                 }
-                                Some("boolean") => attr(&e, "office:boolean-value").map(|v| (v == "true" || v == "TRUE").to_string()),
+                                Some("boolean") => {
+                                    attr(&e, "office:boolean-value").map(|v| (v == "true" || v == "TRUE").to_string())
+                                }
                                 Some("date") => attr(&e, "office:date-value"),
                                 Some("time") => attr(&e, "office:time-value"),
                                 Some("string") => attr(&e, "office:string-value"),

@@ -64,10 +64,7 @@ fn describe(t: Tripped) -> String {
             "the text renders to more than {} KiB (the most a text template may produce)",
             MAX_OUTPUT_BYTES / 1024
         ),
-        Tripped::Time => format!(
-            "the text takes more than {} s to render",
-            MAX_RENDER_TIME.as_secs()
-        ),
+        Tripped::Time => format!("the text takes more than {} s to render", MAX_RENDER_TIME.as_secs()),
     }
 }
 
@@ -392,7 +389,11 @@ mod tests {
     fn runaway_templates_stop_at_a_bound() {
         let nested = "{% for i in range(end=10000) %}{% for j in range(end=10000) %}{% endfor %}{% endfor %}";
         assert!(run(nested).unwrap_err().contains("more than 10000 steps"));
-        assert!(run("{% set_global s = \"x\" %}").unwrap_err().contains("`{% set_global %}` is not allowed"));
+        assert!(
+            run("{% set_global s = \"x\" %}")
+                .unwrap_err()
+                .contains("`{% set_global %}` is not allowed")
+        );
         assert!(run("{{ [x for x in items] }}").unwrap_err().contains("comprehensions"));
         let wide = format!("{{{{ range(end=9999) | join(sep=\"{}\") }}}}", "x".repeat(100));
         assert!(run(&wide).unwrap_err().contains("`join` would build"));
