@@ -100,6 +100,7 @@ fn did_you_mean_on_huge_words_does_no_work() {
 #[test]
 fn reliability_page_states_the_bounds_of_the_code() {
     use pnpkit::fsx::read::{bytes, max};
+    use pnpkit::pack::assets;
     use pnpkit::pack::yaml::{Limits, thousands};
     use pnpkit::text::guard;
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/reliability.md")).unwrap();
@@ -125,6 +126,21 @@ fn reliability_page_states_the_bounds_of_the_code() {
             "fsx::read::max::TEMPLATE_FILE",
         ),
         ("font file", bytes(max::FONT), "fsx::read::max::FONT"),
+        (
+            "artwork file of a pack (`art/…`)",
+            bytes(assets::MAX_ART),
+            "pack::assets::MAX_ART",
+        ),
+        (
+            "artwork pixels (from the image's header, before decoding)",
+            thousands(assets::MAX_ART_PIXELS as usize),
+            "pack::assets::MAX_ART_PIXELS",
+        ),
+        (
+            "icon file of a pack (`icons/<name>.svg`)",
+            bytes(assets::MAX_ICON),
+            "pack::assets::MAX_ICON",
+        ),
         (
             "YAML nodes in one file",
             thousands(y.max_nodes),

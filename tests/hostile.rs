@@ -278,6 +278,52 @@ fn art_linked_out_of_the_project_is_not_read() {
     assert_eq!(o.status.code(), Some(1), "{text}");
 }
 
+/// A PNG of `w` × `h` transparent pixels: a few hundred KB on disk, `4wh`
+/// bytes once decoded.
+fn huge_png(path: &Path, w: u32, h: u32) {
+    use std::io::Write;
+    fn chunk(out: &mut Vec<u8>, kind: &[u8], data: &[u8]) {
+        out.extend((data.len() as u32).to_be_bytes());
+        let mut crc = flate2::Crc::new();
+        crc.update(kind);
+        crc.update(data);
+        out.extend(kind);
+        out.extend(data);
+        out.extend(crc.sum().to_be_bytes());
+    }
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+    let row = vec![0u8; 1 + 4 * w as usize];
+    for _ in 0..h {
+        z.write_all(&row).unwrap();
+    }
+    let idat = z.finish().unwrap();
+    let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
+    let mut ihdr = Vec::new();
+    ihdr.extend(w.to_be_bytes());
+    ihdr.extend(h.to_be_bytes());
+    ihdr.extend([8, 6, 0, 0, 0]); // 8 bits, RGBA, deflate, no filter, no interlace
+    chunk(&mut png, b"IHDR", &ihdr);
+    chunk(&mut png, b"IDAT", &idat);
+    chunk(&mut png, b"IEND", &[]);
+    std::fs::write(path, png).unwrap();
+}
+
+#[test]
+fn art_of_huge_pixel_size_is_refused_before_it_is_decoded() {
+    // 11,000 × 11,000 pixels in under 1 MB: decoding took 484 MB, just under
+    // the image decoder's own 512 MiB cap, and `check` said nothing.
+    let p = Project::new();
+    common::copy_dir(
+        &root().join("tests/fixtures/invalid/low-resolution-art/demo"),
+        &p.path("data/demo"),
+    );
+    huge_png(&p.path("data/demo/art/small.png"), 11_000, 11_000);
+    let o = p.run(&["check"]);
+    let text = common::out(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(text.contains("E047") && text.contains("121 megapixels"), "{text}");
+}
+
 #[test]
 fn yaml_limits_are_the_documented_ones_in_plain_words() {
     use pnpkit::diag::{Code, FileId};
@@ -716,31 +762,84 @@ fn measure_every_hostile_case() {
     ];
     println!("| case | exit | time | peak memory |\n|---|---|---|---|");
     for (what, args) in cases {
-        let o = Command::new("/usr/bin/time")
-            .args(["-f", "TIME %e %M"])
-            .arg(env!("CARGO_BIN_EXE_pnpkit"))
-            .args(*args)
-            .current_dir(dir)
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&o.stderr);
-        let line = err.lines().rev().find(|l| l.starts_with("TIME ")).unwrap_or("TIME ? 0");
-        let parts: Vec<&str> = line.split_whitespace().collect();
-        let kb: f64 = parts[2].parse().unwrap_or(0.0);
-        let code = String::from_utf8_lossy(&o.stdout);
-        let code = code
-            .lines()
-            .find(|l| l.contains("error[E"))
-            .unwrap_or("")
-            .chars()
-            .take(60)
-            .collect::<String>();
-        println!(
-            "| {what} | {} `{}` | {} s | {:.0} MB |",
-            o.status.code().map_or("killed".into(), |c| c.to_string()),
-            code.trim(),
-            parts[1],
-            kb / 1024.0
+        println!("{}", measured_row(dir, what, args));
+    }
+}
+
+/// Runs the binary under `/usr/bin/time` and formats one table row: exit
+/// code with the first error code, seconds and peak memory.
+fn measured_row(dir: &Path, what: &str, args: &[&str]) -> String {
+    let o = Command::new("/usr/bin/time")
+        .args(["-f", "TIME %e %M"])
+        .arg(env!("CARGO_BIN_EXE_pnpkit"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    let line = err.lines().rev().find(|l| l.starts_with("TIME ")).unwrap_or("TIME ? 0");
+    let parts: Vec<&str> = line.split_whitespace().collect();
+    let kb: f64 = parts[2].parse().unwrap_or(0.0);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let code = stdout
+        .lines()
+        .find(|l| l.contains("error[E"))
+        .unwrap_or("")
+        .chars()
+        .take(60)
+        .collect::<String>();
+    format!(
+        "| {what} | {} `{}` | {} s | {:.0} MB |",
+        o.status.code().map_or("killed".into(), |c| c.to_string()),
+        code.trim(),
+        parts[1],
+        kb / 1024.0
+    )
+}
+
+/// Not a test: `pnpkit log` on the longest random game each engine plays
+/// within 200,000 actions (the log path belongs to the rules engines; this
+/// measures it for docs/reliability.md). Run like the measurement above.
+#[test]
+#[ignore = "a measurement for docs/reliability.md, run by hand in release mode"]
+fn measure_long_logs() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = root().join("data");
+    let data = data.to_str().unwrap();
+    println!("| case | exit | time | peak memory |\n|---|---|---|---|");
+    for game in common::shipped() {
+        let Some(engine) = pnpkit::rules::engine_for(game) else {
+            continue;
+        };
+        let engine = engine.unwrap();
+        let (mut best, mut actions) = (String::new(), 0);
+        for seed in 0..20 {
+            let text = engine.random_log(seed, 200_000);
+            let log = pnpkit::rules::random::parse_log(&text).unwrap();
+            let n: usize = log
+                .turns
+                .iter()
+                .map(|t| {
+                    t.items
+                        .iter()
+                        .filter(|i| matches!(i, pnpkit::rules::log::Item::Action(_)))
+                        .count()
+                })
+                .sum();
+            if n > actions {
+                (best, actions) = (text, n);
+            }
+            if n >= 200_000 {
+                break;
+            }
+        }
+        let file = format!("{}.yaml", game.id);
+        std::fs::write(dir.path().join(&file), &best).unwrap();
+        let what = format!(
+            "a generated {} log of {actions} actions ({:.1} MB)",
+            game.id,
+            best.len() as f64 / 1e6
         );
+        println!("{}", measured_row(dir.path(), &what, &["--data", data, "log", &file]));
     }
 }

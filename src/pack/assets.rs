@@ -16,6 +16,10 @@ use crate::model::Text;
 pub const MAX_ICON: u64 = 256 * 1024;
 /// The largest artwork file read (bytes).
 pub const MAX_ART: u64 = 32 * 1024 * 1024;
+/// The most pixels a raster artwork may have (8000 × 8000; 256 MB decoded).
+/// Checked from the file's header before it is decoded: a small file can
+/// declare a huge image.
+pub const MAX_ART_PIXELS: u64 = 64_000_000;
 
 /// `icons: {gold: {es: Oro, en: Gold}, …}`: each icon's name in every locale.
 pub fn read_icons(node: &Node, locales: &[String], diags: &mut Vec<Diagnostic>) -> IndexMap<String, (Text, Span)> {
@@ -81,6 +85,8 @@ pub enum AssetError {
     /// Outside the pack folder, or not a plain file (a link, a device, a folder).
     NotAllowed(String),
     TooLarge(u64),
+    /// A raster image of more than [`MAX_ART_PIXELS`]: its width and height.
+    TooManyPixels(u32, u32),
     Io(String),
 }
 
