@@ -163,6 +163,41 @@ fn a_logs_deck_path_out_of_the_project_is_not_read() {
     assert!(!common::out(&o).contains("E031"), "{}", common::out(&o));
 }
 
+#[test]
+fn a_batch_folders_list_linked_out_of_it_is_not_read() {
+    // `deck --batch DIR`: the user named the folder, pnpkit found the lists.
+    let p = Project::new();
+    // The decklist sheets are laid out with the project's fonts and layouts.
+    common::copy_dir(&root().join("fonts"), &p.path("fonts"));
+    common::copy_dir(&root().join("templates"), &p.path("templates"));
+    std::fs::create_dir_all(p.path("lists")).unwrap();
+    std::fs::copy(
+        root().join("data/xterminio/decks/resistance-starter.txt"),
+        p.path("lists/ana.txt"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(p.secret(), p.path("lists/ben.txt")).unwrap();
+    let data = root().join("data");
+    let o = p.run(&[
+        "--data",
+        data.to_str().unwrap(),
+        "deck",
+        "xterminio",
+        "--batch",
+        "lists",
+        "--out",
+        "out",
+    ]);
+    assert_refused(&o, "a batch list linked out of its folder");
+    for f in ["verdicts.csv", "verdicts.json"] {
+        let written = std::fs::read_to_string(p.path("out").join(f)).unwrap();
+        assert!(
+            !written.contains("SECRET-LINE"),
+            "{f} holds a refused file's content:\n{written}"
+        );
+    }
+}
+
 /// A project root with `fonts/` and `templates/`, and a secret outside it.
 fn layout_project() -> (tempfile::TempDir, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
@@ -657,6 +692,7 @@ fn measure_every_hostile_case() {
     );
     xlsx_with(&dir.join("bomb.xlsx"), &" ".repeat(200 * 1024 * 1024));
     Command::new("mkfifo").arg(dir.join("fifo.yaml")).status().unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero.csv")).unwrap();
     // 20,000 diagnostics in one file.
     let mut cards = String::new();
     for i in 0..20_000 {
@@ -697,7 +733,8 @@ fn measure_every_hostile_case() {
     common::copy_dir(&root().join("tests/fixtures/minimal/demo"), &dir.join("passwd/demo"));
     std::fs::remove_file(dir.join("passwd/demo/components/card.yaml")).unwrap();
     std::os::unix::fs::symlink("/etc/passwd", dir.join("passwd/demo/components/card.yaml")).unwrap();
-    // A PO file of 100 MB.
+    // A PO file of 100 MB, for a clean pack.
+    common::copy_dir(&root().join("tests/fixtures/minimal/demo"), &dir.join("po-data/demo"));
     std::fs::create_dir_all(dir.join("po/demo/i18n")).unwrap();
     write(
         "po/demo/i18n/en.po",
@@ -736,8 +773,8 @@ fn measure_every_hostile_case() {
         ),
         ("`/dev/zero` as a log", &["--data", data, "log", "/dev/zero"]),
         (
-            "`/dev/zero` as a sheet",
-            &["--data", "ow", "import", "openwars", "spell", "/dev/zero"],
+            "`/dev/zero` as a sheet (`zero.csv`, a link to it)",
+            &["--data", "ow", "import", "openwars", "spell", "zero.csv"],
         ),
         ("a FIFO as a log", &["--data", data, "log", "fifo.yaml"]),
         (
@@ -757,7 +794,7 @@ fn measure_every_hostile_case() {
         ("a pack file linked to /etc/passwd", &["--data", "passwd", "check"]),
         (
             "a PO file of 100 MB",
-            &["--data", "diags", "i18n", "import", "--out", "po"],
+            &["--data", "po-data", "i18n", "import", "--out", "po"],
         ),
     ];
     println!("| case | exit | time | peak memory |\n|---|---|---|---|");
@@ -839,6 +876,39 @@ fn measure_long_logs() {
             "a generated {} log of {actions} actions ({:.1} MB)",
             game.id,
             best.len() as f64 / 1e6
+        );
+        println!("{}", measured_row(dir.path(), &what, &["--data", data, "log", &file]));
+        // 200,000 actions in the block style players write, the game's turns
+        // over and over (the replay stops at the first action the state no
+        // longer allows; every action is read first).
+        let v: serde_json::Value = serde_json::from_str(&best).unwrap();
+        let mut yaml = String::new();
+        for (k, val) in v.as_object().unwrap() {
+            if k != "turns" && k != "result" {
+                yaml.push_str(&format!("{k}: {val}\n"));
+            }
+        }
+        yaml.push_str("turns:\n");
+        let turns = v["turns"].as_array().unwrap();
+        let mut n = 0;
+        'fill: loop {
+            for t in turns {
+                yaml.push_str(&format!("  - player: {}\n    actions:\n", t["player"]));
+                for a in t["actions"].as_array().unwrap() {
+                    yaml.push_str(&format!("      - {a}\n"));
+                    n += 1;
+                }
+                if n >= 200_000 {
+                    break 'fill;
+                }
+            }
+        }
+        let file = format!("{}-200k.yaml", game.id);
+        std::fs::write(dir.path().join(&file), &yaml).unwrap();
+        let what = format!(
+            "a {} log of {n} actions, its turns repeated ({:.1} MB)",
+            game.id,
+            yaml.len() as f64 / 1e6
         );
         println!("{}", measured_row(dir.path(), &what, &["--data", data, "log", &file]));
     }
