@@ -2,7 +2,8 @@
 //! generated games (validate + apply, no parsing), and the whole pipeline
 //! (read the YAML log, replay) for one long game. Target: ≥ 1,000,000
 //! actions/s per engine. Run with `cargo bench --bench replay`; results are
-//! recorded in docs/benchmarks.md.
+//! recorded in docs/benchmarks.md. `PNPKIT_BENCH_GAMES=mythic,xterminio`
+//! measures only those engines.
 
 use std::path::Path;
 use std::time::Instant;
@@ -21,7 +22,13 @@ fn main() {
         "{:<10} {:>12} {:>16} {:>22}",
         "game", "actions", "actions/s", "parse+replay actions/s"
     );
+    let only: Option<Vec<String>> = std::env::var("PNPKIT_BENCH_GAMES")
+        .ok()
+        .map(|v| v.split(',').map(|s| s.trim().to_string()).collect());
     for game in &report.games {
+        if only.as_ref().is_some_and(|o| !o.contains(&game.id)) {
+            continue;
+        }
         let Some(engine) = engine_for(game) else { continue };
         let engine = engine.expect("engine");
         let mut rates = Vec::new();

@@ -94,6 +94,9 @@ codes! {
     LowResolutionArt = "W049", "low-resolution-art", Warning, "Artwork has fewer than 300 pixels per inch at the size it prints.";
     UnknownFont = "E050", "unknown-font", Error, "A font family the pack or a layout asks for is not in `fonts/`: pnpkit never falls back to another font.";
     MissingGlyph = "W051", "missing-glyph", Warning, "A text has a character that no font in `fonts/` can draw (reported by `build` and `preflight`).";
+    EngineData = "E052", "engine-data", Error, "A table the game's rules engine reads from the pack (boards, units, cards, facts its rules quote) is missing or inconsistent.";
+    StatsMixedGames = "E075", "stats-mixed-games", Error, "Logs given to `stats` are of different games: statistics compare games of one game (reported by `stats`).";
+    StatsLogSkipped = "W076", "stats-log-skipped", Warning, "A log does not replay clean (an illegal action, a checkpoint or result that differs) and is left out of the statistics (reported by `stats`).";
 }
 
 /// Identifies a file in a [`SourceMap`].
@@ -157,6 +160,15 @@ impl SourceMap {
             lines: OnceLock::new(),
         });
         FileId(self.files.len() as u32 - 1)
+    }
+
+    /// Renames files for messages (a revision's scratch copy shown as `v1:data/…`).
+    pub fn rename(&mut self, f: impl Fn(&Path) -> Option<PathBuf>) {
+        for file in &mut self.files {
+            if let Some(p) = f(&file.path) {
+                file.path = p;
+            }
+        }
     }
 
     pub fn len(&self) -> usize {

@@ -11,7 +11,7 @@ use tera::{Context, Tera};
 
 use crate::diag::{Diagnostic, SourceMap};
 use crate::fsx::read::ReadError;
-use crate::model::{Game, Shape};
+use crate::model::{FieldSpec, Game, Shape};
 use crate::render::world::Shared;
 use crate::render::{KitOptions, compile, plan_pieces};
 
@@ -35,32 +35,45 @@ fn strings(locale: &str) -> Value {
 /// A field value as text for the page.
 /// A field's value as HTML: texts with their markup rendered, everything
 /// else escaped; lists joined, records as `key: value` pairs.
-fn show_html(v: &crate::model::FieldValue, locale: &str) -> String {
-    show(v, locale, true)
+fn show_html(v: &crate::model::FieldValue, spec: Option<&FieldSpec>, locale: &str) -> String {
+    show(v, spec, locale, true)
 }
 
-/// A field's value as text (`html`: rendered and escaped for the page, else plain for search).
-fn show(v: &crate::model::FieldValue, locale: &str, html: bool) -> String {
+/// A field's value as text (`html`: rendered and escaped for the page, else
+/// plain for search). Enum values show their names in `locale` when the
+/// field's declaration (`spec`) gives them.
+fn show(v: &crate::model::FieldValue, spec: Option<&FieldSpec>, locale: &str, html: bool) -> String {
     use crate::markup::html_escape;
-    use crate::model::FieldValue;
+    use crate::model::{FieldType, FieldValue};
     let esc = |s: &str| if html { html_escape(s) } else { s.to_owned() };
     match v {
         FieldValue::Text(t) if html => crate::markup::html(t.get(locale)),
         FieldValue::Text(t) => crate::markup::parse(t.get(locale)).0.to_plain(),
-        FieldValue::Str(s) => esc(s),
+        FieldValue::Str(s) => esc(spec.and_then(|f| f.labels.get(s)).map_or(s.as_str(), |t| t.get(locale))),
         FieldValue::Bool(b) => if *b { "✓" } else { "–" }.to_owned(),
         FieldValue::Int(i) => i.to_string(),
         FieldValue::Number(n) => n.to_string(),
-        FieldValue::List(items) => items
-            .iter()
-            .map(|i| show(i, locale, html))
-            .collect::<Vec<_>>()
-            .join(", "),
-        FieldValue::Record(r) => r
-            .iter()
-            .map(|(k, x)| format!("{}: {}", esc(k), show(x, locale, html)))
-            .collect::<Vec<_>>()
-            .join("; "),
+        FieldValue::List(items) => {
+            let of = spec.and_then(|f| match &f.ty {
+                FieldType::List { of, .. } => Some(&**of),
+                _ => None,
+            });
+            items
+                .iter()
+                .map(|i| show(i, of, locale, html))
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+        FieldValue::Record(r) => {
+            let fields = spec.and_then(|f| match &f.ty {
+                FieldType::Record { fields } => Some(fields),
+                _ => None,
+            });
+            r.iter()
+                .map(|(k, x)| format!("{}: {}", esc(k), show(x, fields.and_then(|f| f.get(k)), locale, html)))
+                .collect::<Vec<_>>()
+                .join("; ")
+        }
     }
 }
 
@@ -143,7 +156,7 @@ pub fn gallery(
             let shown: Vec<Value> = c
                 .fields
                 .iter()
-                .map(|(k, v)| json!({"name": k.replace('_', " "), "value": show_html(v, locale)}))
+                .map(|(k, v)| json!({"name": k.replace('_', " "), "value": show_html(v, kind.fields.get(k), locale)}))
                 .collect();
             let name = c.name.get(locale);
             let search = format!(
@@ -152,8 +165,8 @@ pub fn gallery(
                 c.id,
                 kind.name.get(locale),
                 c.fields
-                    .values()
-                    .map(|v| show(v, locale, false))
+                    .iter()
+                    .map(|(k, v)| show(v, kind.fields.get(k), locale, false))
                     .collect::<Vec<_>>()
                     .join(" ")
             )

@@ -124,3 +124,30 @@ fn every_component_is_in_the_gallery_and_the_page_has_no_console_error() {
         }
     }
 }
+
+/// Enum values show their names in the page's locale, inside lists and
+/// records too (an Unmatched fighter's attack style, a hero's fighters).
+#[test]
+fn enum_values_show_their_names_in_the_page_locale() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    for (locale, melee) in [("es", "Cuerpo a cuerpo"), ("en", "Melee")] {
+        let o = Command::new(env!("CARGO_BIN_EXE_pnpkit"))
+            .args(["gallery", "unmatched", "--locale", locale, "--out"])
+            .arg(&out)
+            .current_dir(root)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stdout));
+        let page = std::fs::read_to_string(out.join("unmatched/index.html")).unwrap();
+        assert!(
+            page.contains(&format!("style: {melee}")),
+            "{locale}: fighters' style named «{melee}»"
+        );
+        if locale == "es" {
+            // Not even in the search index (lower case there).
+            assert!(!page.contains("style: melee"), "{locale}: a raw enum id in the page");
+        }
+    }
+}

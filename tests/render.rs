@@ -760,3 +760,20 @@ fn the_rules_reference_ends_with_an_icon_legend() {
         }
     }
 }
+
+/// Layouts name enum values through `ctx.kind.labels`: a list of enum values
+/// (Open Wars' `first_turn_skips`) gets its names under the list's own name,
+/// like a plain enum field and the fields of records.
+#[test]
+fn enum_names_reach_layouts_for_lists_of_values() {
+    let game = games("data").into_iter().find(|g| g.id == "openwars").unwrap();
+    for (locale, skip, order) in [
+        ("en", "collection", "fixed, in player-number order"),
+        ("es", "recaudación", "fijo, por número de jugador"),
+    ] {
+        let view = pnpkit::render::game_view(&game, locale, false);
+        let labels = &view["kinds"]["map"]["labels"];
+        assert_eq!(labels["turn_order"]["fixed"], order, "{locale}: {labels}");
+        assert_eq!(labels["first_turn_skips"]["collection"], skip, "{locale}: {labels}");
+    }
+}

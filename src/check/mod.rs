@@ -216,8 +216,7 @@ fn check_pack(dir: &Path, limits: &Limits, scope: &Scope, report: &mut Report) -
     let mut files = assets::icons(&decl, dir, &mut diags);
     files.extend(assets::art(dir, &decl.kinds, &decl.sizes, &components, &mut diags));
     let fonts = check_fonts(&decl, &mut report.sources, &mut diags);
-    report.diagnostics.extend(diags);
-    report.games.push(Game {
+    let game = Game {
         id: decl.id,
         name: decl.name,
         locales: decl.locales,
@@ -232,7 +231,14 @@ fn check_pack(dir: &Path, limits: &Limits, scope: &Scope, report: &mut Report) -
         icons: decl.icons.into_iter().map(|(k, (t, _))| (k, t)).collect(),
         fonts,
         assets: std::sync::Arc::new(files),
-    });
+    };
+    // The rules engine reads validated data: its tables are checked once
+    // the pack itself is clean (docs/architecture.md, "Rules engines").
+    if !diags.iter().any(|d| d.severity == crate::diag::Severity::Error) {
+        diags.extend(crate::rules::check_engine_data(&game));
+    }
+    report.diagnostics.extend(diags);
+    report.games.push(game);
     Ok(())
 }
 

@@ -7,7 +7,7 @@ use std::time::Instant;
 use super::check::human;
 use super::{Fatal, Outcome, Status, use_color};
 use crate::check::check;
-use crate::cli::{BuildArgs, Cli, DuplexArg, Format, LayoutArg, PaperArg};
+use crate::cli::{BuildArgs, Cli, DuplexArg, Format, LayoutArg, PaperArg, PrintArgs};
 use crate::diag::{Diagnostic, SourceMap, render_human, to_json};
 use crate::fsx::txn::DirSwap;
 use crate::pack::yaml::Limits;
@@ -18,6 +18,17 @@ use crate::render::{KitOptions, Layout};
 
 pub fn options(args: &BuildArgs) -> KitOptions {
     KitOptions {
+        locales: (!args.select.locale.is_empty()).then(|| args.select.locale.clone()),
+        proof: args.proof,
+        // Every build reports text cut off by its box and characters no font can draw.
+        preflight: Some(crate::render::preflight::Limits::build()),
+        ..print_options(&args.print)
+    }
+}
+
+/// Paper, duplex, layout, ink, margin, bleed and version mark as kit options.
+pub fn print_options(args: &PrintArgs) -> KitOptions {
+    KitOptions {
         papers: args
             .paper
             .iter()
@@ -26,7 +37,6 @@ pub fn options(args: &BuildArgs) -> KitOptions {
                 PaperArg::Letter => impose::LETTER,
             })
             .collect(),
-        locales: (!args.select.locale.is_empty()).then(|| args.select.locale.clone()),
         duplex: match args.duplex {
             DuplexArg::Long => Duplex::Long,
             DuplexArg::Short => Duplex::Short,
@@ -36,14 +46,13 @@ pub fn options(args: &BuildArgs) -> KitOptions {
             LayoutArg::Gutterfold => Layout::Gutterfold,
         },
         ink_saver: args.ink_saver,
-        proof: args.proof,
-        // Every build reports text cut off by its box and characters no font can draw.
-        preflight: Some(crate::render::preflight::Limits::build()),
         settings: Settings {
             margin: args.margin,
             bleed: args.bleed,
             ..Settings::default()
         },
+        stamp: args.stamp.clone(),
+        ..KitOptions::default()
     }
 }
 

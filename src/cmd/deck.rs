@@ -125,15 +125,33 @@ pub fn run(cli: &Cli, args: &DeckArgs) -> Result<Outcome, Fatal> {
     let mut sources = SourceMap::default();
     if files.len() == 1 && args.batch.is_none() {
         let report = check_file(&game, &files[0].0, &ctx, &files[0].1, &mut sources)?;
+        let odds = if args.odds {
+            Some(odds(&game, &report, args)?)
+        } else {
+            None
+        };
+        let locale = report.verdict.locale.clone();
         let stdout = match cli.format {
-            Format::Human => report.human(&game, &sources, use_color(cli.color)),
-            Format::Json => {
-                let mut s = serde_json::to_string_pretty(&report.json(&sources)).unwrap_or_default();
-                s.push('\n');
+            Format::Human => {
+                let mut s = report.human(&game, &sources, use_color(cli.color));
+                if let Some((o, skips)) = &odds {
+                    s.push('\n');
+                    s.push_str(&o.human(&locale, *skips));
+                }
                 s
+            }
+            Format::Json => {
+                let mut v = serde_json::to_value(report.json(&sources)).unwrap_or_default();
+                if let Some((o, _)) = &odds {
+                    v["odds"] = serde_json::to_value(o).unwrap_or_default();
+                }
+                serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
             }
         };
         return Ok(Outcome::report(stdout, report.is_legal()));
+    }
+    if args.odds {
+        return Err(Fatal::Setup("--odds reads one list: name a single file".into()));
     }
     let mut reports = Vec::new();
     for (f, scope) in &files {
@@ -198,4 +216,25 @@ pub fn run(cli: &Cli, args: &DeckArgs) -> Result<Outcome, Fatal> {
         }
     };
     Ok(Outcome::report(stdout, legal))
+}
+
+/// The odds of a list under the game's draw rules, and whether the first player skips a draw.
+fn odds(game: &Game, report: &DeckReport, args: &DeckArgs) -> Result<(crate::deck::odds::Odds, bool), Fatal> {
+    let draw = game
+        .construction
+        .as_ref()
+        .and_then(|c| c.draw.as_ref())
+        .ok_or_else(|| {
+            Fatal::Setup(format!(
+                "`{}` declares no draw rules (`construction.draw` in game.yaml): its lists are not drawn from",
+                game.id
+            ))
+        })?;
+    let ask = crate::deck::odds::Ask {
+        turns: args.turns,
+        at_least: args.at_least,
+        first: args.first,
+    };
+    let odds = crate::deck::odds::odds(game, draw, &report.deck, &ask, &report.verdict.locale).map_err(Fatal::Setup)?;
+    Ok((odds, draw.first_player_skips))
 }

@@ -5,6 +5,7 @@
 pub mod build;
 pub mod check;
 pub mod deck;
+pub mod diff;
 pub mod export;
 pub mod gallery;
 pub mod i18n;
@@ -15,6 +16,8 @@ pub mod preflight;
 pub mod scaffold;
 pub mod schema;
 pub mod sheet;
+pub mod simulate;
+pub mod stats;
 pub mod watch;
 
 use std::io::IsTerminal;
@@ -158,7 +161,10 @@ pub fn run(cli: &Cli, progress: &dyn Progress) -> Result<Outcome, Fatal> {
         Command::Export(args) => export::run(cli, args, progress),
         Command::I18n(args) => i18n::run(cli, args),
         Command::Log(args) => log::run(cli, args),
+        Command::Simulate(args) => simulate::run(cli, args, progress),
+        Command::Stats(args) => stats::run(cli, args),
         Command::Deck(args) => deck::run(cli, args),
+        Command::Diff(args) => diff::run(cli, args, progress),
         Command::Import(args) => sheet::import(cli, args),
         Command::ExportSheet(args) => sheet::export(cli, args),
         Command::New(args) => scaffold::run(cli, args),

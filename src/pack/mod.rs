@@ -4,7 +4,10 @@
 pub mod assets;
 pub mod construction;
 pub mod decl;
+pub mod draw;
+pub mod git;
 pub mod reader;
+pub mod revision;
 pub mod yaml;
 
 use std::fs;

@@ -63,7 +63,7 @@ pub fn build_all(
             Some(l) => game.locales.iter().filter(|x| l.contains(x)).cloned().collect(),
             None => game.locales.clone(),
         };
-        for locale in locales {
+        for locale in locales.into_iter().filter(|l| opts.prints(&game.id, l)) {
             piece_plans.push((game, plan_pieces(game, &locale, opts, &template)));
         }
     }
@@ -109,7 +109,10 @@ pub fn build_all(
             continue;
         }
         files[i].sort_by(|a, b| a.0.cmp(&b.0));
-        docs.push((pieces.merged.clone(), i));
+        // A reprint of only the rules has no designs: no pieces file.
+        if pieces.merged.pages > 0 {
+            docs.push((pieces.merged.clone(), i));
+        }
         for paper in &opts.papers {
             for plan in plan_game(game, &pieces.locale, *paper, opts, pieces) {
                 if plan.part == super::Part::Cover {

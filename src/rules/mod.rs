@@ -3,16 +3,23 @@
 //!
 //! Each game has one engine: a pure state machine. [`Engine::validate`] never
 //! mutates, [`Engine::apply`] returns the next state, and nothing in an engine
-//! does I/O. [`log`] turns a log file into actions with positions, [`replay`]
-//! drives an engine over them and locates the first illegal action, and
-//! [`random`] plays engine-driven random games for tests and benchmarks.
+//! does I/O. Every engine is built from the [`kit`] and laid out the same way
+//! (docs/architecture.md, "Rules engines"). [`log`] turns a log file into
+//! actions with positions, [`replay`] drives an engine over them and locates
+//! the first illegal action, [`random`] plays engine-driven random games for
+//! tests and benchmarks, and [`replayer`] puts each engine behind one
+//! game-independent interface (imports run one way: `replay` ← `random` ←
+//! `replayer`).
 
+pub mod kit;
 pub mod log;
 pub mod mythic;
 pub mod onevmany;
 pub mod openwars;
 pub mod random;
 pub mod replay;
+pub mod replayer;
+pub mod selfplay;
 #[cfg(test)]
 mod toy;
 pub mod unmatched;
@@ -23,9 +30,12 @@ use std::fmt::{Debug, Display};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::diag::Diagnostic;
 use crate::model::Game;
 
+pub use random::MutationProbe;
 pub use replay::{Failure, FailureKind, Options, Replay};
+pub use replayer::{Replayer, check_engine_data, engine_for, engine_games};
 
 /// A broken rule: which one, and what was expected versus what the log says.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -83,6 +93,9 @@ pub trait Engine: Sized + Send + Sync + 'static {
     const GAME: &'static str;
     /// The rule cited when a turn is played by the wrong player.
     const TURN_RULE: &'static str;
+    /// The rule each kind of action (`do:`) is played under, for replays
+    /// that cite it beside every action (`log --html`).
+    const ACTION_RULES: &'static [(&'static str, &'static str)] = &[];
 
     /// The full game state. Cheap to move; cloned only for traces and tests.
     type State: Clone + Debug + Send;
@@ -94,8 +107,9 @@ pub trait Engine: Sized + Send + Sync + 'static {
     type Setup: Serialize + DeserializeOwned;
 
     /// Reads what the engine needs (card stats, boards, adjacency) from the
-    /// validated pack.
-    fn new(game: &Game) -> Result<Self, String>;
+    /// validated pack; every problem is an `engine-data` diagnostic with the
+    /// span of the component field or fact it is about ([`kit::pack`]).
+    fn new(game: &Game) -> Result<Self, Vec<Diagnostic>>;
 
     /// The state after setup, or the setup rule the header breaks.
     fn start(&self, setup: &Self::Setup) -> Result<Self::State, Violation>;
@@ -125,6 +139,13 @@ pub trait Engine: Sized + Send + Sync + 'static {
     /// summary show: life totals, positions, scores, energy, turn and phase.
     fn observe(&self, state: &Self::State) -> serde_json::Value;
 
+    /// How well `player` is doing, for the greedy self-play player
+    /// (`pnpkit simulate`): higher is better; actions that score points or
+    /// deal damage raise it. Only differences between states matter.
+    fn progress(&self, _state: &Self::State, _player: usize) -> i64 {
+        0
+    }
+
     /// The action's player choice with chance fields (dice, drawn cards) in
     /// canonical form, so that it compares with [`Engine::legal_actions`].
     fn choice(&self, action: &Self::Action) -> Self::Action {
@@ -141,56 +162,4 @@ pub trait Engine: Sized + Send + Sync + 'static {
     /// Plausible actions for mutation tests: the legal ones and near misses
     /// (wrong targets, too far, unaffordable, out of turn), in canonical form.
     fn candidates(&self, state: &Self::State, rng: &mut fastrand::Rng) -> Vec<Self::Action>;
-}
-
-/// An engine behind a game-independent interface, for the command layer.
-pub trait Replayer: Send + Sync {
-    fn game(&self) -> &'static str;
-    /// Replays a loaded log.
-    fn replay(&self, log: &log::Log, options: &Options) -> Result<Replay, Vec<crate::diag::Diagnostic>>;
-    /// A random legal game as log text (YAML), from `seed`.
-    fn random_log(&self, seed: u64, max_actions: usize) -> String;
-    /// Plays a random game and checks one mutated action against the
-    /// engine's own legal list; `Err` describes a disagreement.
-    fn mutation_probe(&self, seed: u64, max_actions: usize) -> Result<MutationProbe, String>;
-    /// Replay throughput: actions replayed and seconds spent, over generated
-    /// games totalling at least `min_actions` actions (parsing excluded).
-    fn throughput(&self, seed: u64, min_actions: usize) -> (usize, f64);
-}
-
-/// What a mutation probe tried.
-#[derive(Clone, Debug)]
-pub struct MutationProbe {
-    pub position: usize,
-    pub mutated: String,
-    pub legal: bool,
-}
-
-type Constructor = fn(&Game) -> Result<Box<dyn Replayer>, String>;
-
-fn boxed<E: Engine>(game: &Game) -> Result<Box<dyn Replayer>, String> {
-    E::new(game).map(|e| Box::new(replay::Prepared(e)) as Box<dyn Replayer>)
-}
-
-/// One entry per game with an engine: pack id and constructor.
-const ENGINES: &[(&str, Constructor)] = &[
-    (mythic::GAME_ID, boxed::<mythic::Mythic>),
-    (onevmany::GAME_ID, boxed::<onevmany::OneVMany>),
-    (openwars::GAME_ID, boxed::<openwars::OpenWars>),
-    (unmatched::Unmatched::GAME, boxed::<unmatched::Unmatched>),
-    (xterminio::GAME_ID, boxed::<xterminio::Xterminio>),
-];
-
-/// The engine of `game`, if pnpkit has one (`Err` when the pack lacks data
-/// the engine needs).
-pub fn engine_for(game: &Game) -> Option<Result<Box<dyn Replayer>, String>> {
-    ENGINES
-        .iter()
-        .find(|(id, _)| *id == game.id)
-        .map(|(_, make)| make(game))
-}
-
-/// The pack ids of the games that have an engine.
-pub fn engine_games() -> impl Iterator<Item = &'static str> {
-    ENGINES.iter().map(|(id, _)| *id)
 }

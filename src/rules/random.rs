@@ -4,10 +4,10 @@
 
 use serde_json::{Map, Value as Json};
 
-use super::replay::{FailureKind, Options, flow, timed};
-use super::{Ending, Engine, MutationProbe, Replayer, log};
+use super::replay::{FailureKind, Options, flow, parse, run, timed};
+use super::{Ending, Engine, log};
 use crate::diag::FileId;
-use crate::pack::yaml::{Limits, parse};
+use crate::pack::yaml::{self, Limits};
 
 /// A generated game.
 pub struct Generated<E: Engine> {
@@ -139,19 +139,22 @@ fn log_text<E: Engine>(
 
 /// Parses log text (for generated logs and tests).
 pub fn parse_log(text: &str) -> Result<log::Log, String> {
-    let node = parse(text, FileId(0), &Limits::default()).map_err(|d| d.message.clone())?;
+    let node = yaml::parse(text, FileId(0), &Limits::default()).map_err(|d| d.message.clone())?;
     log::read(&node).map_err(|ds| ds.iter().map(|d| d.message.clone()).collect::<Vec<_>>().join("; "))
+}
+
+/// What a mutation probe tried.
+#[derive(Clone, Debug)]
+pub struct MutationProbe {
+    pub position: usize,
+    pub mutated: String,
+    pub legal: bool,
 }
 
 /// Plays a random game, replaces one action by a candidate, and checks that
 /// the replay rejects it at that position exactly when the engine's legal
 /// list does not contain it.
-pub fn mutation_probe<E: Engine>(
-    replayer: &dyn Replayer,
-    engine: &E,
-    seed: u64,
-    max_actions: usize,
-) -> Result<MutationProbe, String> {
+pub fn mutation_probe<E: Engine>(engine: &E, seed: u64, max_actions: usize) -> Result<MutationProbe, String> {
     let mut rng = fastrand::Rng::with_seed(seed);
     let g = play(engine, &mut rng, max_actions)?;
     let positions: Vec<(usize, usize)> = g
@@ -195,7 +198,7 @@ pub fn mutation_probe<E: Engine>(
     turns[ti].1[ai] = c;
     let text = log_text(engine, &g.setup, &turns, None);
     let log = parse_log(&text).map_err(|e| format!("generated log unreadable: {e}"))?;
-    let replay = replayer.replay(&log, &Options::default()).map_err(|ds| {
+    let parsed = parse::<E>(&log).map_err(|ds| {
         format!(
             "generated log not understood: {}",
             ds.iter()
@@ -204,6 +207,7 @@ pub fn mutation_probe<E: Engine>(
                 .join("; ")
         )
     })?;
+    let replay = run(engine, &log, &parsed, &Options::default());
     let rejected_here = replay
         .failure
         .as_ref()

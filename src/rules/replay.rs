@@ -8,7 +8,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value as Json;
 
 use super::log::{self, Item, Log};
-use super::{Ending, Engine, MutationProbe, Replayer, Violation, random};
+use super::{Ending, Engine, Violation};
 use crate::diag::{Code, Diagnostic, Span};
 
 /// How to replay.
@@ -32,6 +32,9 @@ pub struct Replay {
     pub failure: Option<Failure>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub trace: Vec<TraceStep>,
+    /// With a trace: the state after setup, before the first action.
+    #[serde(skip)]
+    pub initial: Json,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -83,36 +86,6 @@ pub struct Failure {
     pub state: Json,
     /// A few legal actions at that point, when the engine can list them.
     pub alternatives: Vec<Json>,
-}
-
-/// An engine ready to replay logs.
-pub struct Prepared<E>(pub E);
-
-impl<E: Engine> Replayer for Prepared<E> {
-    fn game(&self) -> &'static str {
-        E::GAME
-    }
-
-    fn replay(&self, log: &Log, options: &Options) -> Result<Replay, Vec<Diagnostic>> {
-        let parsed = parse::<E>(log)?;
-        Ok(run(&self.0, log, &parsed, options))
-    }
-
-    fn random_log(&self, seed: u64, max_actions: usize) -> String {
-        let mut rng = fastrand::Rng::with_seed(seed);
-        match random::play(&self.0, &mut rng, max_actions) {
-            Ok(g) => random::to_log_text(&self.0, &g),
-            Err(e) => panic!("{}: random play failed (seed {seed}): {e}", E::GAME),
-        }
-    }
-
-    fn mutation_probe(&self, seed: u64, max_actions: usize) -> Result<MutationProbe, String> {
-        random::mutation_probe(self, &self.0, seed, max_actions)
-    }
-
-    fn throughput(&self, seed: u64, min_actions: usize) -> (usize, f64) {
-        random::throughput(&self.0, seed, min_actions)
-    }
 }
 
 /// A log's game-specific parts as the engine's types.
@@ -178,6 +151,7 @@ pub fn run<E: Engine>(engine: &E, log: &Log, parsed: &Parsed<E>, options: &Optio
         ending: None,
         failure: None,
         trace: Vec::new(),
+        initial: Json::Null,
     };
     let name = |i: usize| names.get(i).cloned().unwrap_or_else(|| format!("player {}", i + 1));
     let mut state = match engine.start(&parsed.setup) {
@@ -187,6 +161,9 @@ pub fn run<E: Engine>(engine: &E, log: &Log, parsed: &Parsed<E>, options: &Optio
             return out;
         }
     };
+    if options.trace {
+        out.initial = engine.observe(&state);
+    }
     let end_turn = engine.end_turn();
     'turns: for (ti, (turn, actions)) in log.turns.iter().zip(&parsed.actions).enumerate() {
         let t = Some(ti + 1);

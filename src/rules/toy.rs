@@ -44,7 +44,7 @@ impl Engine for Toy {
     type Action = Action;
     type Setup = Setup;
 
-    fn new(_game: &Game) -> Result<Self, String> {
+    fn new(_game: &Game) -> Result<Self, Vec<crate::diag::Diagnostic>> {
         Ok(Toy)
     }
 
@@ -138,7 +138,8 @@ impl Engine for Toy {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::replay::{FailureKind, Options, Prepared};
+    use crate::rules::replay::{FailureKind, Options};
+    use crate::rules::replayer::Prepared;
     use crate::rules::{Replayer, random};
 
     fn replay(text: &str) -> crate::rules::Replay {

@@ -71,3 +71,4 @@ pub fn fixture_project(fixture: &str) -> tempfile::TempDir {
 }
 
 pub mod raster;
+pub mod registration;

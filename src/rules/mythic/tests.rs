@@ -2,19 +2,33 @@
 
 use std::collections::BTreeMap;
 
+use super::state::Player;
 use super::*;
-use crate::rules::random;
+use crate::rules::{Engine, random};
 
-fn engine() -> Mythic {
+fn game() -> &'static crate::model::Game {
     use std::sync::OnceLock;
     static GAME: OnceLock<crate::model::Game> = OnceLock::new();
-    let game = GAME.get_or_init(|| {
+    GAME.get_or_init(|| {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
         let report = crate::check::check(&root, &["mythic".to_string()], &crate::pack::yaml::Limits::default())
             .expect("data readable");
         report.games.into_iter().next().expect("mythic pack")
-    });
-    Mythic::new(game).expect("engine reads the pack")
+    })
+}
+
+fn engine() -> Mythic {
+    Mythic::new(game()).expect("engine reads the pack")
+}
+
+/// The engine over the pack with `field: value` on every mode (a setting).
+fn engine_with(field: &str, value: &str) -> Mythic {
+    let mut g = game().clone();
+    for m in g.components.get_mut("mode").expect("modes") {
+        m.fields
+            .insert(field.into(), crate::model::FieldValue::Str(value.into()));
+    }
+    Mythic::new(&g).expect("engine reads the pack")
 }
 
 #[test]
@@ -46,7 +60,10 @@ fn learning(start_ben: &str) -> State {
         "{{mode: learning, players: [{{name: Ana, deck: {{zeus: 1, lernean-hydra: 1, hoplites: 1}}, draw: [zeus, zeus, zeus], start: {{zeus: b2, lernean-hydra: c2, hoplites: b3}}}}, {{name: Ben, deck: {{ares: 1, achilles: 1, spartans: 1}}, draw: [ares, ares, ares], start: {start_ben}}}]}}"
     );
     let setup: Setup = serde_json::from_value(serde_json::to_value(serde_yaml_ng_value(&text)).unwrap()).unwrap();
-    engine().start(&setup).expect("legal setup")
+    // Test positions in mid-board, off the deployment areas.
+    engine_with("start_areas", "anywhere")
+        .start(&setup)
+        .expect("legal setup")
 }
 
 fn serde_yaml_ng_value(text: &str) -> serde_json::Value {
@@ -63,10 +80,11 @@ fn a_short_deck_starts_a_battle_cycle_for_everyone() {
     let e = engine();
     let mut s = learning("{ares: d2, achilles: e1, spartans: e3}");
     // Ana's deck is down to one card; her discard pile holds four.
-    s.players[0].deck = [0; MAXC];
-    s.players[0].deck[e.t.card("zeus").unwrap() as usize] = 1;
-    s.players[0].discard = [0; MAXC];
-    s.players[0].discard[e.t.card("hoplites").unwrap() as usize] = 4;
+    let Player { deck, discard, .. } = &mut s.players[0];
+    *deck = Default::default();
+    deck.add(e.t.card("zeus").unwrap() as usize, 1);
+    *discard = Default::default();
+    discard.add(e.t.card("hoplites").unwrap() as usize, 4);
     s.t.drawn = true;
     let plain = act("{do: draw-two, cards: [zeus, hoplites]}");
     let v = e.validate(&s, &plain).unwrap_err();
@@ -74,7 +92,7 @@ fn a_short_deck_starts_a_battle_cycle_for_everyone() {
     // Zeus, then 1 + 3 extra from the reshuffled pile (the Art of War paid
     // for the manoeuvre is in it too); Ben reshuffles as well and draws 3.
     s.players[1].discard = s.players[1].deck;
-    s.players[1].deck = [0; MAXC];
+    s.players[1].deck = Default::default();
     let cycle = act("{do: draw-two, cards: [zeus, hoplites, hoplites, hoplites, art-of-war]}");
     let v = e.validate(&s, &cycle).unwrap_err();
     assert!(v.message.contains("Ben"), "{v:?}");
@@ -87,10 +105,10 @@ fn a_short_deck_starts_a_battle_cycle_for_everyone() {
     }
     e.validate(&s, &full).expect("a legal battle cycle");
     let s = e.apply(s, &full);
-    assert_eq!(total(&s.players[0].deck), 1);
-    assert_eq!(total(&s.players[0].discard), 0);
+    assert_eq!(s.players[0].deck.total(), 1);
+    assert_eq!(s.players[0].discard.total(), 0);
     assert_eq!(s.cycles, 1);
-    assert_eq!(total(&s.players[1].discard), 0);
+    assert_eq!(s.players[1].discard.total(), 0);
 }
 
 #[test]
@@ -160,4 +178,58 @@ fn show_a_random_game() {
     for a in e.legal_actions(&s) {
         eprintln!("  {}", serde_json::to_string(&a).unwrap());
     }
+}
+
+fn replay_golden(e: Mythic, name: &str) -> crate::rules::Replay {
+    use crate::rules::Replayer;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/logs/mythic")
+        .join(name);
+    let log = random::parse_log(&std::fs::read_to_string(path).unwrap()).expect("log reads");
+    crate::rules::replayer::Prepared(e)
+        .replay(&log, &crate::rules::Options::default())
+        .expect("log understood")
+}
+
+#[test]
+fn learning_armies_start_in_their_deployment_areas_unless_the_mode_says_anywhere() {
+    let f = replay_golden(engine(), "MB-1-illegal-start-outside-deployment.yaml")
+        .failure
+        .expect("rejected");
+    assert_eq!((f.rule, f.turn, f.found.as_str()), (Some("MB-1"), None, "b2"));
+    // The mode written out with the default agrees; `anywhere` lifts it.
+    assert!(
+        replay_golden(
+            engine_with("start_areas", "deployment"),
+            "MB-1-illegal-start-outside-deployment.yaml"
+        )
+        .failure
+        .is_some()
+    );
+    let r = replay_golden(
+        engine_with("start_areas", "anywhere"),
+        "MB-1-illegal-start-outside-deployment.yaml",
+    );
+    assert!(r.failure.is_none(), "{:?}", r.failure);
+    // A header's `start_areas` states the reading the players agreed …
+    let r = replay_golden(engine(), "MB-2-legal.yaml");
+    assert!(r.failure.is_none(), "{:?}", r.failure);
+    // … and only for fixed armies.
+    let setup: Setup = serde_json::from_value(serde_yaml_ng_value(
+        "{mode: duel, start_areas: anywhere, players: [{name: Ana, deck: {zeus: 1}, draw: []}, {name: Ben, deck: {ares: 1}, draw: []}]}",
+    ))
+    .unwrap();
+    let v = engine().start(&setup).unwrap_err();
+    assert_eq!((v.rule, v.found.as_str()), ("MB-1", "start_areas: anywhere"));
+}
+
+#[test]
+fn a_called_troop_needs_room_in_its_gods_area_unless_the_mode_ignores_capacity() {
+    let f = replay_golden(engine(), "MB-11-illegal-full-area.yaml")
+        .failure
+        .expect("rejected");
+    assert_eq!((f.rule, f.turn, f.action), (Some("MB-11"), Some(1), Some(6)));
+    let r = replay_golden(engine_with("call_capacity", "ignored"), "MB-11-illegal-full-area.yaml");
+    assert!(r.failure.is_none(), "{:?}", r.failure);
+    assert_eq!(r.final_state["at"]["hoplites"], "b1");
 }

@@ -4,7 +4,13 @@
 use super::*;
 use crate::check::check;
 use crate::pack::yaml::Limits;
-use crate::rules::replay::{Options, Prepared};
+use serde_json::json;
+
+use super::state::{Phase, bit};
+use super::tables::NONE;
+use crate::rules::Engine;
+use crate::rules::replay::Options;
+use crate::rules::replayer::Prepared;
 use crate::rules::{Replayer, random};
 
 fn engine() -> OneVMany {
@@ -109,8 +115,8 @@ fn write_sample_game() {
     let mut s = e.start(&setup).unwrap();
     let t = &e.t;
     let dist = |a: u8, b: u8| {
-        let (ax, ay) = t.xy[a as usize];
-        let (bx, by) = t.xy[b as usize];
+        let (ax, ay) = t.board.coordinates(a);
+        let (bx, by) = t.board.coordinates(b);
         ((ax - bx).abs() + (ay - by).abs()) as i32
     };
     let mut out = String::new();

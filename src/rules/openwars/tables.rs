@@ -1,10 +1,12 @@
 //! What the Open Wars engine reads from the pack: unit, spell and location
-//! stats and the scenario maps, as small indexed tables.
+//! stats and the scenario maps (a grid graph of cells with their settings),
+//! as small indexed tables. Every problem is a located `engine-data`
+//! diagnostic.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
+use crate::diag::Diagnostic;
 use crate::model::{Component, FieldValue, Game};
+use crate::rules::kit::graph::{MAX_NODES, Set};
+use crate::rules::kit::{Graph, IdTable, Reader};
 
 /// Unit and location types, as the pack spells them.
 pub const TYPES: [&str; 8] = [
@@ -17,26 +19,6 @@ pub const FLYING: u8 = 7;
 
 /// Tokens per stack of a normal unit (OW-6).
 pub const STACK_NORMAL: u8 = 4;
-
-/// FNV-1a: ids are short, and SipHash dominated id lookups in replay.
-#[derive(Default)]
-pub struct Fnv(u64);
-
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
-        for b in bytes {
-            h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
-        }
-        self.0 = h;
-    }
-}
-
-pub type Ids = HashMap<String, u16, BuildHasherDefault<Fnv>>;
 
 pub struct Unit {
     pub id: String,
@@ -93,56 +75,52 @@ pub struct Spell {
 }
 
 pub struct Cell {
-    pub id: String,
     pub location: String,
     pub ty: u8,
     pub entry: u8,
     pub gold: u8,
     pub mana: u8,
-    pub adj: Vec<u8>,
     /// A city with an orthogonally adjacent water cell.
     pub port: bool,
+}
+
+/// Which locations a ranged attack may target (OW-15; the map's
+/// `ranged_targets`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ranged {
+    /// Along the attacker's row or column only, never a diagonal (the
+    /// seed's wording, the default).
+    Lines,
+    /// Any location within range counting orthogonal steps (a diagonal
+    /// neighbour is 2 steps away).
+    Steps,
 }
 
 pub struct Scenario {
     pub id: String,
     pub players: u8,
+    /// The cells (ids, adjacency as the pack lists it, grid coordinates).
+    pub grid: Graph,
     pub cells: Vec<Cell>,
-    /// Orthogonal steps between cells (BFS over the adjacency).
-    pub dist: Vec<Vec<u8>>,
-    /// Start cells per player, as bit masks.
-    pub starts: Vec<u32>,
-    pub objectives: u32,
+    /// Start cells per player.
+    pub starts: Vec<Set>,
+    pub objectives: Set,
     pub turn_limit: Option<u8>,
     pub fixed_order: bool,
     pub skip_collection: bool,
     pub skip_recruitment: bool,
     pub skip_movement: bool,
     pub ranged_first: bool,
+    pub ranged: Ranged,
     pub budget: u32,
     pub gold: u32,
     pub mana: u32,
-    /// Cell index by id `[a-z][1-9]` (255: none), for fast lookups.
-    pub grid: [u8; 26 * 9],
+    /// Cell index by id `[a-z][1-9]` (255: none): the replay looks cells up
+    /// for nearly every action, and this beats hashing the id.
+    by_name: [u8; 26 * 9],
 }
 
-impl Scenario {
-    pub fn cell(&self, id: &str) -> Option<u8> {
-        if let Some(k) = grid_key(id) {
-            return Some(self.grid[k]).filter(|&c| c != u8::MAX);
-        }
-        self.cells.iter().position(|c| c.id == id).map(|i| i as u8)
-    }
-
-    pub fn ids(&self, mask: u32) -> Vec<&str> {
-        (0..self.cells.len())
-            .filter(|i| mask & (1 << i) != 0)
-            .map(|i| self.cells[i].id.as_str())
-            .collect()
-    }
-}
-
-/// `c3` → its slot in [`Scenario::grid`].
+/// `c3` → its slot in [`Scenario::by_name`].
 fn grid_key(id: &str) -> Option<usize> {
     match id.as_bytes() {
         [l @ b'a'..=b'z', d @ b'1'..=b'9'] => Some(usize::from(l - b'a') * 9 + usize::from(d - b'1')),
@@ -150,241 +128,301 @@ fn grid_key(id: &str) -> Option<usize> {
     }
 }
 
+impl Scenario {
+    pub fn cell(&self, id: &str) -> Option<u8> {
+        match grid_key(id) {
+            Some(k) => Some(self.by_name[k]).filter(|&c| c != u8::MAX),
+            None => self.grid.index(id),
+        }
+    }
+
+    pub fn ids(&self, mask: Set) -> Vec<&str> {
+        self.grid.names(mask)
+    }
+
+    /// How far a ranged attack from `from` reaches `to` (OW-15), or `None`
+    /// when it cannot target it at any range.
+    pub fn shot(&self, from: u8, to: u8) -> Option<u8> {
+        match self.ranged {
+            Ranged::Lines => self.grid.straight(from, to),
+            Ranged::Steps => Some(self.grid.distance(from, to)),
+        }
+    }
+}
+
 pub struct Tables {
     pub factions: Vec<String>,
     pub units: Vec<Unit>,
-    pub unit_ix: Ids,
+    pub unit_ix: IdTable,
     pub spells: Vec<Spell>,
-    pub spell_ix: Ids,
+    pub spell_ix: IdTable,
     pub maps: Vec<Scenario>,
 }
 
-fn int(c: &Component, f: &str) -> Result<i64, String> {
-    c.field(f)
-        .and_then(FieldValue::as_int)
-        .ok_or_else(|| format!("{} `{}` has no integer `{f}`", c.kind, c.id))
-}
-
-fn small(c: &Component, f: &str) -> Result<u8, String> {
-    u8::try_from(int(c, f)?).map_err(|_| format!("{} `{}`: `{f}` out of range", c.kind, c.id))
-}
-
-fn text<'a>(c: &'a Component, f: &str) -> Result<&'a str, String> {
-    c.field(f)
-        .and_then(FieldValue::as_str)
-        .ok_or_else(|| format!("{} `{}` has no `{f}`", c.kind, c.id))
-}
-
-fn ty(c: &Component) -> Result<u8, String> {
-    let t = text(c, "type")?;
-    TYPES
-        .iter()
-        .position(|x| *x == t)
-        .map(|i| i as u8)
-        .ok_or_else(|| format!("{} `{}`: unknown type `{t}`", c.kind, c.id))
+fn ty<'g>(r: &mut Reader<'g>, c: &'g Component) -> u8 {
+    let t = r.str(c, "type").unwrap_or("");
+    match TYPES.iter().position(|x| *x == t) {
+        Some(i) => i as u8,
+        None => {
+            r.error(
+                c,
+                "type",
+                format!("{} `{}` has a type the engine does not know", c.kind, c.id),
+                format!("one of {}", TYPES.join(", ")),
+                format!("`{t}`"),
+            );
+            0
+        }
+    }
 }
 
 impl Tables {
-    pub fn read(game: &Game) -> Result<Tables, String> {
-        let list = |kind: &str| game.components.get(kind).map(Vec::as_slice).unwrap_or(&[]);
-        let factions: Vec<String> = list("faction").iter().map(|c| c.id.clone()).collect();
-        let faction_of = |c: &Component| -> Result<Option<u8>, String> {
-            let f = text(c, "faction")?;
+    pub fn read(game: &Game) -> Result<Tables, Vec<Diagnostic>> {
+        let mut r = Reader::new(game);
+        let factions: Vec<String> = r.some("faction", "factions").iter().map(|c| c.id.clone()).collect();
+        let faction_of = |r: &mut Reader, c: &Component| -> Option<u8> {
+            let f = r.opt_str(c, "faction").unwrap_or("");
             if f == "common" {
-                return Ok(None);
+                return None;
             }
-            factions
-                .iter()
-                .position(|x| x == f)
-                .map(|i| Some(i as u8))
-                .ok_or_else(|| format!("{} `{}`: unknown faction `{f}`", c.kind, c.id))
+            let i = factions.iter().position(|x| x == f);
+            if i.is_none() {
+                r.error(
+                    c,
+                    "faction",
+                    format!("{} `{}` names an unknown faction", c.kind, c.id),
+                    format!("`common` or one of {}", factions.join(", ")),
+                    format!("`{f}`"),
+                );
+            }
+            i.map(|i| i as u8)
         };
         let mut units = Vec::new();
-        for c in list("unit") {
+        for c in r.some("unit", "units") {
+            let faction = faction_of(&mut r, c);
+            if faction.is_none() && r.opt_str(c, "faction") == Some("common") {
+                r.error(
+                    c,
+                    "faction",
+                    format!("unit `{}` has no faction", c.id),
+                    "a faction",
+                    "`common`",
+                );
+            }
             units.push(Unit {
                 id: c.id.clone(),
-                faction: faction_of(c)?.ok_or_else(|| format!("unit `{}` has no faction", c.id))?,
-                cost: small(c, "cost")?,
-                initiative: small(c, "initiative")?,
-                ty: ty(c)?,
-                movement: small(c, "movement")?,
-                attack: small(c, "attack")?,
-                range: small(c, "range")?,
-                unique: matches!(c.field("unique"), Some(FieldValue::Bool(true))),
+                faction: faction.unwrap_or(0),
+                cost: r.small(c, "cost").unwrap_or(0),
+                initiative: r.small(c, "initiative").unwrap_or(0),
+                ty: ty(&mut r, c),
+                movement: r.small(c, "movement").unwrap_or(0),
+                attack: r.small(c, "attack").unwrap_or(0),
+                range: r.small(c, "range").unwrap_or(0),
+                unique: r.flag(c, "unique"),
                 copies: u8::try_from(c.copies).unwrap_or(u8::MAX),
             });
         }
         let mut spells = Vec::new();
-        for c in list("spell") {
+        for c in r.all("spell") {
             spells.push(Spell {
                 id: c.id.clone(),
-                faction: faction_of(c)?,
-                combat: text(c, "kind")? == "combat",
-                cost: small(c, "mana_cost")?,
+                faction: faction_of(&mut r, c),
+                combat: r.str(c, "kind") == Some("combat"),
+                cost: r.small(c, "mana_cost").unwrap_or(0),
             });
         }
         let mut maps = Vec::new();
-        for m in list("map") {
-            maps.push(read_map(game, m)?);
+        for m in r.some("map", "scenario maps") {
+            if let Some(map) = read_map(&mut r, m) {
+                maps.push(map);
+            }
         }
-        if maps.is_empty() {
-            return Err("no scenario map".into());
-        }
-        if units.len() > usize::from(u16::MAX) || spells.len() > usize::from(u16::MAX) {
-            return Err("too many units or spells".into());
-        }
-        Ok(Tables {
-            unit_ix: units
-                .iter()
-                .enumerate()
-                .map(|(i, u)| (u.id.clone(), i as u16))
-                .collect(),
-            spell_ix: spells
-                .iter()
-                .enumerate()
-                .map(|(i, s)| (s.id.clone(), i as u16))
-                .collect(),
+        let unit_ix = units.iter().map(|u| u.id.clone()).collect();
+        let spell_ix = spells.iter().map(|s| s.id.clone()).collect();
+        r.finish(Some(Tables {
+            unit_ix,
+            spell_ix,
             factions,
             units,
             spells,
             maps,
-        })
+        }))
     }
 }
 
-fn read_map(game: &Game, m: &Component) -> Result<Scenario, String> {
-    let err = |what: &str| format!("map `{}`: {what}", m.id);
-    let cells_raw = m
-        .field("cells")
-        .and_then(FieldValue::as_list)
-        .ok_or_else(|| err("no cells"))?;
-    if cells_raw.len() > 32 {
-        return Err(err("more than 32 cells"));
-    }
-    let mut cells = Vec::new();
-    let mut adj_ids: Vec<Vec<String>> = Vec::new();
-    for c in cells_raw {
-        let r = c.as_record().ok_or_else(|| err("a cell is not a record"))?;
-        let id = r
-            .get("id")
-            .and_then(FieldValue::as_str)
-            .ok_or_else(|| err("a cell has no id"))?;
-        let loc_id = r
-            .get("location")
-            .and_then(FieldValue::as_str)
-            .ok_or_else(|| err("a cell has no location"))?;
-        let loc = game
-            .component("location", loc_id)
-            .ok_or_else(|| err(&format!("unknown location `{loc_id}`")))?;
-        cells.push(Cell {
-            id: id.to_string(),
-            location: loc_id.to_string(),
-            ty: ty(loc)?,
-            entry: small(loc, "entry_cost")?,
-            gold: small(loc, "gold")?,
-            mana: small(loc, "mana")?,
-            adj: Vec::new(),
-            port: false,
-        });
-        adj_ids.push(
-            r.get("adjacent")
-                .and_then(FieldValue::as_list)
-                .unwrap_or(&[])
-                .iter()
-                .filter_map(FieldValue::as_str)
-                .map(str::to_string)
-                .collect(),
+fn read_map<'g>(r: &mut Reader<'g>, m: &'g Component) -> Option<Scenario> {
+    let game = r.game();
+    let raw = r.list(m, "cells");
+    if raw.is_empty() || raw.len() > MAX_NODES {
+        r.error(
+            m,
+            "cells",
+            format!("map `{}` has {} cells", m.id, raw.len()),
+            format!("1 to {MAX_NODES} cells"),
+            raw.len(),
         );
+        return None;
     }
-    for (i, ids) in adj_ids.iter().enumerate() {
-        for a in ids {
-            let j = cells
-                .iter()
-                .position(|c| &c.id == a)
-                .ok_or_else(|| err(&format!("unknown adjacent cell `{a}`")))?;
-            cells[i].adj.push(j as u8);
+    let field = |c: &FieldValue, f: &str| c.as_record().and_then(|x| x.get(f)).cloned();
+    let mut ids = IdTable::new();
+    let mut xy = Vec::new();
+    let mut cells = Vec::new();
+    for c in raw {
+        let id = field(c, "id")
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default();
+        let col = field(c, "col").and_then(|v| v.as_int()).unwrap_or(0);
+        let row = field(c, "row").and_then(|v| v.as_int()).unwrap_or(0);
+        let loc_id = field(c, "location")
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default();
+        let cell = match game.component("location", &loc_id) {
+            Some(loc) => Cell {
+                location: loc_id,
+                ty: ty(r, loc),
+                entry: r.small(loc, "entry_cost").unwrap_or(1),
+                gold: r.small(loc, "gold").unwrap_or(0),
+                mana: r.small(loc, "mana").unwrap_or(0),
+                port: false,
+            },
+            None => {
+                r.error(
+                    m,
+                    "cells",
+                    format!("cell `{id}` of map `{}` lies on an unknown location", m.id),
+                    "a `location` component id",
+                    format!("`{loc_id}`"),
+                );
+                Cell {
+                    location: loc_id,
+                    ty: 0,
+                    entry: 1,
+                    gold: 0,
+                    mana: 0,
+                    port: false,
+                }
+            }
+        };
+        ids.push(id);
+        xy.push((col as i16, row as i16));
+        cells.push(cell);
+    }
+    let mut lists = Vec::new();
+    for (i, c) in raw.iter().enumerate() {
+        let mut adj = Vec::new();
+        let listed = field(c, "adjacent");
+        for a in listed.as_ref().and_then(FieldValue::as_list).unwrap_or(&[]) {
+            let a = a.as_str().unwrap_or("");
+            let Some(j) = ids.get(a) else {
+                r.error(
+                    m,
+                    "cells",
+                    format!("cell `{}` of map `{}` is next to an unknown cell", ids.name(i), m.id),
+                    "ids of the map's cells",
+                    format!("`{a}`"),
+                );
+                continue;
+            };
+            // Movement and ranged attacks are orthogonal: a neighbour is one
+            // column or one row away.
+            let ((ac, ar), (bc, br)) = (xy[i], xy[j as usize]);
+            if (ac - bc).abs() + (ar - br).abs() != 1 {
+                r.error(
+                    m,
+                    "cells",
+                    format!(
+                        "cell `{}` of map `{}` is listed next to `{a}`, which is not an orthogonal neighbour",
+                        ids.name(i),
+                        m.id
+                    ),
+                    format!("a cell one column or one row from col {ac}, row {ar}"),
+                    format!("`{a}` at col {bc}, row {br}"),
+                );
+                continue;
+            }
+            adj.push(j as u8);
+        }
+        lists.push(adj);
+    }
+    let grid = Graph::new(ids, lists, false).with_coordinates(xy);
+    let mut by_name = [u8::MAX; 26 * 9];
+    for i in 0..grid.len() as u8 {
+        if let Some(k) = grid_key(grid.name(i)) {
+            by_name[k] = i;
         }
     }
     for i in 0..cells.len() {
-        let port = cells[i].ty == CITY && cells[i].adj.iter().any(|&j| cells[j as usize].ty == WATER);
+        let port = cells[i].ty == CITY && grid.neighbours(i as u8).iter().any(|&j| cells[j as usize].ty == WATER);
         cells[i].port = port;
     }
-    let n = cells.len();
-    let mut dist = vec![vec![u8::MAX; n]; n];
-    for (s, row) in dist.iter_mut().enumerate() {
-        row[s] = 0;
-        let mut queue = vec![s];
-        let mut head = 0;
-        while head < queue.len() {
-            let c = queue[head];
-            head += 1;
-            for &j in &cells[c].adj {
-                if row[j as usize] == u8::MAX {
-                    row[j as usize] = row[c] + 1;
-                    queue.push(j as usize);
-                }
-            }
-        }
-    }
-    let mask_of = |list: &[FieldValue]| -> Result<u32, String> {
+    let mask_of = |r: &mut Reader, list: &[FieldValue], f: &str| -> Set {
         let mut mask = 0;
         for v in list {
-            let id = v.as_str().ok_or_else(|| err("a cell list holds a non-string"))?;
-            let i = cells
-                .iter()
-                .position(|c| c.id == id)
-                .ok_or_else(|| err(&format!("unknown cell `{id}`")))?;
-            mask |= 1 << i;
+            let id = v.as_str().unwrap_or("");
+            match grid.index(id) {
+                Some(i) => mask |= 1 << i,
+                None => r.error(
+                    m,
+                    f,
+                    format!("map `{}` names an unknown cell in `{f}`", m.id),
+                    "ids of the map's cells",
+                    format!("`{id}`"),
+                ),
+            }
         }
-        Ok(mask)
+        mask
     };
-    let players = small(m, "players")?;
-    let mut starts = vec![0u32; usize::from(players)];
-    for s in m.field("starts").and_then(FieldValue::as_list).unwrap_or(&[]) {
-        let r = s.as_record().ok_or_else(|| err("a start is not a record"))?;
-        let p = r
-            .get("player")
+    let players = r.small::<u8>(m, "players").unwrap_or(2);
+    let mut starts = vec![0; usize::from(players)];
+    for s in r.list(m, "starts") {
+        let rec = s.as_record();
+        let p = rec
+            .and_then(|x| x.get("player"))
             .and_then(FieldValue::as_int)
-            .ok_or_else(|| err("a start has no player"))?;
-        let cells_of = r.get("cells").and_then(FieldValue::as_list).unwrap_or(&[]);
-        let slot = usize::try_from(p - 1)
-            .ok()
-            .and_then(|i| starts.get_mut(i))
-            .ok_or_else(|| err(&format!("start for player {p}")))?;
-        *slot |= mask_of(cells_of)?;
+            .unwrap_or(0);
+        let cells_of = rec
+            .and_then(|x| x.get("cells"))
+            .and_then(FieldValue::as_list)
+            .unwrap_or(&[]);
+        let mask = mask_of(r, cells_of, "starts");
+        match usize::try_from(p - 1).ok().and_then(|i| starts.get_mut(i)) {
+            Some(slot) => *slot |= mask,
+            None => r.error(
+                m,
+                "starts",
+                format!("map `{}` gives start cells to player {p}", m.id),
+                format!("players 1 to {players}"),
+                format!("player {p}"),
+            ),
+        }
     }
-    let skips: Vec<&str> = m
-        .field("first_turn_skips")
-        .and_then(FieldValue::as_list)
-        .unwrap_or(&[])
+    let skips: Vec<&str> = r
+        .list(m, "first_turn_skips")
         .iter()
         .filter_map(FieldValue::as_str)
         .collect();
-    let mut grid = [u8::MAX; 26 * 9];
-    for (i, c) in cells.iter().enumerate() {
-        if let Some(k) = grid_key(&c.id) {
-            grid[k] = i as u8;
-        }
-    }
-    Ok(Scenario {
-        grid,
+    let objectives = mask_of(r, r.list(m, "objectives"), "objectives");
+    let ranged = match r.opt_str(m, "ranged_targets") {
+        Some("steps") => Ranged::Steps,
+        _ => Ranged::Lines,
+    };
+    Some(Scenario {
         id: m.id.clone(),
         players,
-        dist,
         starts,
-        objectives: mask_of(m.field("objectives").and_then(FieldValue::as_list).unwrap_or(&[]))?,
-        turn_limit: m
-            .field("turn_limit")
-            .and_then(FieldValue::as_int)
-            .and_then(|t| u8::try_from(t).ok()),
-        fixed_order: m.field("turn_order").and_then(FieldValue::as_str) == Some("fixed"),
+        objectives,
+        turn_limit: r.opt_int(m, "turn_limit").and_then(|t| u8::try_from(t).ok()),
+        fixed_order: r.opt_str(m, "turn_order") == Some("fixed"),
         skip_collection: skips.contains(&"collection"),
         skip_recruitment: skips.contains(&"recruitment"),
         skip_movement: skips.contains(&"movement"),
-        ranged_first: m.field("isolated_ranged_combat").and_then(FieldValue::as_str) != Some("last"),
-        budget: int(m, "army_budget")?.max(0) as u32,
-        gold: int(m, "start_gold")?.max(0) as u32,
-        mana: int(m, "start_mana")?.max(0) as u32,
+        ranged_first: r.opt_str(m, "isolated_ranged_combat") != Some("last"),
+        ranged,
+        budget: r.int(m, "army_budget").unwrap_or(0).max(0) as u32,
+        gold: r.int(m, "start_gold").unwrap_or(0).max(0) as u32,
+        mana: r.int(m, "start_mana").unwrap_or(0).max(0) as u32,
+        grid,
         cells,
+        by_name,
     })
 }

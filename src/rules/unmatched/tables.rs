@@ -1,11 +1,15 @@
 //! What the Unmatched engine reads from the pack, as compact tables: heroes
 //! with their fighters and cards (card ids become per-hero `u8` indices),
-//! battlefields with adjacency and zones as bit masks, and the numbers the
-//! rules quote (hand limit, opening hand …) from `facts.yaml`.
+//! battlefields as graphs of spaces with zones, and the numbers the rules
+//! quote (hand limit, opening hand …) from `facts.yaml`. Every problem is a
+//! located `engine-data` diagnostic.
 
 use std::collections::HashMap;
 
-use crate::model::{FieldValue, Game};
+use crate::diag::Diagnostic;
+use crate::model::{Component, FieldValue, Game};
+use crate::rules::kit::graph::{MAX_NODES, Set};
+use crate::rules::kit::{Graph, IdTable, Reader};
 
 /// Distinct cards per hero deck (the deck state is a fixed array of copies).
 pub const MAX_CARDS: usize = 24;
@@ -14,7 +18,7 @@ pub const MAX_FIGURES: usize = 16;
 /// Players at most (2 in a duel, 4 in team play).
 pub const MAX_PLAYERS: usize = 4;
 /// Spaces per battlefield at most (sets of spaces are `u64` masks).
-pub const MAX_SPACES: usize = 64;
+pub const MAX_SPACES: usize = MAX_NODES;
 /// "No space": a defeated figure.
 pub const OFF: u8 = u8::MAX;
 
@@ -109,12 +113,13 @@ pub struct Hero {
     pub cards: Vec<Card>,
     /// The pack's deck: copies per card index.
     pub deck: [u8; MAX_CARDS],
-    card_index: HashMap<String, u8>,
+    card_index: IdTable,
 }
 
 impl Hero {
+    /// The index of card `id` in this hero's deck.
     pub fn card(&self, id: &str) -> Option<u8> {
-        self.card_index.get(id).copied()
+        self.card_index.get(id).map(|i| i as u8)
     }
 
     /// Who may use card `c`, for messages.
@@ -127,24 +132,27 @@ impl Hero {
 #[derive(Clone, Debug)]
 pub struct Board {
     pub id: String,
-    pub spaces: Vec<String>,
-    pub adjacent: Vec<u64>,
+    /// The spaces and their adjacency.
+    pub graph: Graph,
     /// Zone bits per space.
     pub zones: Vec<u16>,
     pub zone_names: Vec<String>,
     /// Start space 1..=4 (index), `OFF` when the face has fewer.
     pub start: [u8; MAX_PLAYERS],
     pub start_count: u8,
-    index: HashMap<String, u8>,
 }
 
 impl Board {
     pub fn space(&self, id: &str) -> Option<u8> {
-        self.index.get(id).copied()
+        self.graph.index(id)
     }
 
     pub fn name(&self, s: u8) -> &str {
-        self.spaces.get(s as usize).map_or("off the board", String::as_str)
+        if (s as usize) < self.graph.len() {
+            self.graph.name(s)
+        } else {
+            "off the board"
+        }
     }
 
     /// The zones of a space, as `red/purple`.
@@ -158,9 +166,9 @@ impl Board {
     }
 
     /// Spaces sharing at least one zone with `s`.
-    pub fn zone_mask(&self, s: u8) -> u64 {
+    pub fn zone_mask(&self, s: u8) -> Set {
         let z = self.zones[s as usize];
-        let mut m = 0u64;
+        let mut m = 0;
         for (i, &zi) in self.zones.iter().enumerate() {
             if zi & z != 0 {
                 m |= 1 << i;
@@ -169,52 +177,9 @@ impl Board {
         m
     }
 
-    /// Steps from `from` to `to` through `passable` spaces (`to` must be in
-    /// it), or `None` when no such path exists.
-    pub fn distance(&self, from: u8, to: u8, passable: u64) -> Option<u8> {
-        let target = 1u64 << to;
-        let mut seen = 1u64 << from;
-        let mut frontier = seen;
-        let mut d = 0u8;
-        while frontier != 0 {
-            if frontier & target != 0 {
-                return Some(d);
-            }
-            let mut next = 0u64;
-            let mut f = frontier;
-            while f != 0 {
-                let i = f.trailing_zeros() as usize;
-                f &= f - 1;
-                next |= self.adjacent[i];
-            }
-            next &= passable & !seen;
-            seen |= next;
-            frontier = next;
-            d = d.saturating_add(1);
-        }
-        None
-    }
-
     /// Spaces reachable from `from` in 1..=`steps` steps through `passable`.
-    pub fn reach(&self, from: u8, steps: u8, passable: u64) -> u64 {
-        let mut seen = 1u64 << from;
-        let mut frontier = seen;
-        for _ in 0..steps {
-            let mut next = 0u64;
-            let mut f = frontier;
-            while f != 0 {
-                let i = f.trailing_zeros() as usize;
-                f &= f - 1;
-                next |= self.adjacent[i];
-            }
-            next &= passable & !seen;
-            if next == 0 {
-                break;
-            }
-            seen |= next;
-            frontier = next;
-        }
-        seen & !(1u64 << from)
+    pub fn reach(&self, from: u8, steps: u8, passable: Set) -> Set {
+        self.graph.reach(from, steps, passable)
     }
 }
 
@@ -235,231 +200,311 @@ pub struct Tables {
     pub figures: HashMap<String, (u8, u8, u8)>,
 }
 
-fn int(c: &crate::model::Component, f: &str) -> Result<i64, String> {
-    c.field(f)
-        .and_then(FieldValue::as_int)
-        .ok_or_else(|| format!("{} `{}` has no integer `{f}`", c.kind, c.id))
-}
-
-fn text<'a>(c: &'a crate::model::Component, f: &str) -> Result<&'a str, String> {
-    c.field(f)
-        .and_then(FieldValue::as_str)
-        .ok_or_else(|| format!("{} `{}` has no `{f}`", c.kind, c.id))
-}
-
-fn rec_str<'a>(r: &'a indexmap::IndexMap<String, FieldValue>, f: &str, what: &str) -> Result<&'a str, String> {
-    r.get(f)
-        .and_then(FieldValue::as_str)
-        .ok_or_else(|| format!("{what} has no `{f}`"))
-}
-
-fn small(v: i64, what: &str) -> Result<u8, String> {
-    u8::try_from(v).map_err(|_| format!("{what} is out of range: {v}"))
-}
-
-fn style(s: &str) -> Result<Style, String> {
+fn style(r: &mut Reader, h: &Component, s: &str) -> Style {
     match s {
-        "melee" => Ok(Style::Melee),
-        "ranged" => Ok(Style::Ranged),
-        other => Err(format!("unknown attack style `{other}`")),
+        "ranged" => Style::Ranged,
+        "melee" => Style::Melee,
+        other => {
+            r.error(
+                h,
+                "fighters",
+                format!("a fighter of `{}` has an unknown attack style", h.id),
+                "melee or ranged",
+                format!("`{other}`"),
+            );
+            Style::Melee
+        }
     }
 }
 
-fn fact(game: &Game, id: &str) -> Result<i64, String> {
-    game.reference
-        .facts
+fn read_hero(r: &mut Reader, h: &Component) -> Hero {
+    let ability = match h.id.as_str() {
+        "alice" => Ability::Size,
+        "medusa" => Ability::Gaze,
+        "king-arthur" => Ability::ExtraCard,
+        "sinbad" => Ability::Voyages,
+        _ => Ability::None,
+    };
+    let hero_move = r.small::<u8>(h, "move").unwrap_or(0);
+    let mut fighters = Vec::new();
+    for f in h.field("fighters").and_then(FieldValue::as_list).unwrap_or(&[]) {
+        let rec = f.as_record();
+        let get = |k: &str| rec.and_then(|x| x.get(k));
+        let id = get("id").and_then(FieldValue::as_str).unwrap_or("?").to_string();
+        let count = get("count").and_then(FieldValue::as_int).unwrap_or(1).clamp(1, 16) as u8;
+        let figures = if count == 1 {
+            vec![id.clone()]
+        } else {
+            (1..=count).map(|k| format!("{id}-{k}")).collect()
+        };
+        let hp = get("hp").and_then(FieldValue::as_int).unwrap_or(0);
+        if !(1..=255).contains(&hp) {
+            r.error(
+                h,
+                "fighters",
+                format!("fighter `{id}` of `{}` has no health the engine can use", h.id),
+                "`hp` from 1 to 255",
+                hp,
+            );
+        }
+        let st = get("style").and_then(FieldValue::as_str).unwrap_or("");
+        fighters.push(Fighter {
+            is_hero: get("role").and_then(FieldValue::as_str) == Some("hero"),
+            hp: hp.clamp(1, 255) as u8,
+            style: style(r, h, st),
+            mv: get("move")
+                .and_then(FieldValue::as_int)
+                .map_or(hero_move, |m| m.clamp(0, 255) as u8),
+            figures,
+            id,
+        });
+    }
+    let heroes = fighters.iter().filter(|f| f.is_hero).count();
+    if heroes != 1 {
+        r.error(
+            h,
+            "fighters",
+            format!("hero `{}` needs exactly one fighter with role hero", h.id),
+            "1 fighter with `role: hero`",
+            heroes,
+        );
+    }
+    Hero {
+        id: h.id.clone(),
+        ability,
+        fighters,
+        cards: Vec::new(),
+        deck: [0; MAX_CARDS],
+        card_index: IdTable::new(),
+    }
+}
+
+fn read_card<'g>(r: &mut Reader<'g>, c: &'g Component, heroes: &mut [Hero]) {
+    let Some(hid) = r.str(c, "hero") else { return };
+    let Some(hero) = heroes.iter_mut().find(|h| h.id == hid) else {
+        r.error(
+            c,
+            "hero",
+            format!("card `{}` names an unknown hero", c.id),
+            "a hero id",
+            format!("`{hid}`"),
+        );
+        return;
+    };
+    if hero.cards.len() == MAX_CARDS {
+        r.error(
+            c,
+            "hero",
+            format!("hero `{hid}` has more than {MAX_CARDS} distinct cards"),
+            format!("at most {MAX_CARDS} distinct cards per hero"),
+            "more",
+        );
+        return;
+    }
+    let kind = match r.str(c, "kind").unwrap_or("") {
+        "attack" => CardKind::Attack,
+        "defense" => CardKind::Defense,
+        "versatile" => CardKind::Versatile,
+        "scheme" => CardKind::Scheme,
+        other => {
+            r.error(
+                c,
+                "kind",
+                format!("card `{}` has an unknown kind", c.id),
+                "attack, defense, versatile or scheme",
+                format!("`{other}`"),
+            );
+            return;
+        }
+    };
+    let fighter = match r.str(c, "fighter").unwrap_or("any") {
+        "any" => None,
+        f => match hero.fighters.iter().position(|x| x.id == f) {
+            Some(i) => Some(i as u8),
+            None => {
+                r.error(
+                    c,
+                    "fighter",
+                    format!("card `{}` names a fighter its hero does not have", c.id),
+                    format!(
+                        "`any` or a fighter of `{hid}`: {}",
+                        hero.fighters
+                            .iter()
+                            .map(|f| f.id.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    format!("`{f}`"),
+                );
+                None
+            }
+        },
+    };
+    let timing = if c.field("effect").is_none() {
+        None
+    } else {
+        Some(match c.field("timing").and_then(FieldValue::as_str) {
+            Some("immediately") => Timing::Immediately,
+            Some("during_combat") => Timing::DuringCombat,
+            Some("after_combat") => Timing::AfterCombat,
+            _ => Timing::NotInCombat,
+        })
+    };
+    let idx = hero.cards.len();
+    hero.deck[idx] = u8::try_from(c.copies).unwrap_or(u8::MAX);
+    hero.card_index.push(c.id.clone());
+    hero.cards.push(Card {
+        id: c.id.clone(),
+        kind,
+        value: r.opt_int(c, "value").unwrap_or(0).clamp(0, 255) as u8,
+        boost: r.small(c, "boost").unwrap_or(0),
+        fighter,
+        timing,
+    });
+}
+
+fn read_board(r: &mut Reader, b: &Component) -> Option<Board> {
+    let zone_names: Vec<String> = r
+        .list(b, "zones")
         .iter()
-        .find(|f| f.id == id)
-        .and_then(|f| f.value.as_i64())
-        .ok_or_else(|| format!("facts.yaml has no number `{id}`"))
+        .filter_map(|z| z.as_record().and_then(|x| x.get("id")).and_then(FieldValue::as_str))
+        .map(str::to_string)
+        .collect();
+    if zone_names.len() > 16 {
+        r.error(
+            b,
+            "zones",
+            format!("battlefield `{}` has more than 16 zones", b.id),
+            "at most 16 zones",
+            zone_names.len(),
+        );
+        return None;
+    }
+    let list = r.list(b, "spaces");
+    if list.is_empty() || list.len() > MAX_SPACES {
+        r.error(
+            b,
+            "spaces",
+            format!("battlefield `{}` has {} spaces", b.id, list.len()),
+            format!("1 to {MAX_SPACES} spaces"),
+            list.len(),
+        );
+        return None;
+    }
+    let field = |s: &FieldValue, f: &str| s.as_record().and_then(|x| x.get(f)).cloned();
+    let ids: IdTable = list
+        .iter()
+        .map(|s| {
+            field(s, "id")
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default()
+        })
+        .collect();
+    let mut lists = vec![Vec::new(); list.len()];
+    let mut zones = vec![0u16; list.len()];
+    let mut start = [OFF; MAX_PLAYERS];
+    for (i, s) in list.iter().enumerate() {
+        for a in field(s, "adjacent")
+            .as_ref()
+            .and_then(FieldValue::as_list)
+            .unwrap_or(&[])
+        {
+            match a.as_str().and_then(|a| ids.get(a)) {
+                Some(j) => lists[i].push(j as u8),
+                None => r.error(
+                    b,
+                    "spaces",
+                    format!(
+                        "space `{}` of battlefield `{}` lists an unknown adjacent space",
+                        ids.name(i),
+                        b.id
+                    ),
+                    "ids of the battlefield's spaces",
+                    format!("{a:?}"),
+                ),
+            }
+        }
+        for z in field(s, "zones").as_ref().and_then(FieldValue::as_list).unwrap_or(&[]) {
+            match z.as_str().and_then(|z| zone_names.iter().position(|n| n == z)) {
+                Some(zi) => zones[i] |= 1 << zi,
+                None => r.error(
+                    b,
+                    "spaces",
+                    format!(
+                        "space `{}` of battlefield `{}` lies in an unknown zone",
+                        ids.name(i),
+                        b.id
+                    ),
+                    format!("one of the zones {}", zone_names.join(", ")),
+                    format!("{z:?}"),
+                ),
+            }
+        }
+        if let Some(n) = field(s, "start").as_ref().and_then(FieldValue::as_int)
+            && (1..=MAX_PLAYERS as i64).contains(&n)
+        {
+            start[n as usize - 1] = i as u8;
+        }
+    }
+    let start_count = start.iter().take_while(|&&s| s != OFF).count() as u8;
+    Some(Board {
+        id: b.id.clone(),
+        graph: Graph::new(ids, lists, true),
+        zones,
+        zone_names,
+        start,
+        start_count,
+    })
 }
 
 impl Tables {
-    pub fn read(game: &Game) -> Result<Tables, String> {
-        let none = Vec::new();
-        let mut heroes = Vec::new();
-        for h in game.components.get("hero").unwrap_or(&none) {
-            let ability = match h.id.as_str() {
-                "alice" => Ability::Size,
-                "medusa" => Ability::Gaze,
-                "king-arthur" => Ability::ExtraCard,
-                "sinbad" => Ability::Voyages,
-                _ => Ability::None,
-            };
-            let hero_move = small(int(h, "move")?, "move")?;
-            let mut fighters = Vec::new();
-            for f in h.field("fighters").and_then(FieldValue::as_list).unwrap_or(&[]) {
-                let r = f.as_record().ok_or("a fighter is not a record")?;
-                let what = format!("a fighter of `{}`", h.id);
-                let id = rec_str(r, "id", &what)?.to_string();
-                let count = small(r.get("count").and_then(FieldValue::as_int).unwrap_or(1), "count")?;
-                let figures = if count == 1 {
-                    vec![id.clone()]
-                } else {
-                    (1..=count).map(|k| format!("{id}-{k}")).collect()
-                };
-                fighters.push(Fighter {
-                    is_hero: rec_str(r, "role", &what)? == "hero",
-                    hp: small(r.get("hp").and_then(FieldValue::as_int).ok_or("fighter hp")?, "hp")?,
-                    style: style(rec_str(r, "style", &what)?)?,
-                    mv: match r.get("move").and_then(FieldValue::as_int) {
-                        Some(m) => small(m, "move")?,
-                        None => hero_move,
-                    },
-                    figures,
-                    id,
-                });
-            }
-            if fighters.iter().filter(|f| f.is_hero).count() != 1 {
-                return Err(format!("hero `{}` needs exactly one fighter with role hero", h.id));
-            }
-            heroes.push(Hero {
-                id: h.id.clone(),
-                ability,
-                fighters,
-                cards: Vec::new(),
-                deck: [0; MAX_CARDS],
-                card_index: HashMap::new(),
-            });
-        }
-        for c in game.components.get("card").unwrap_or(&none) {
-            let hid = text(c, "hero")?;
-            let hero = heroes
-                .iter_mut()
-                .find(|h| h.id == hid)
-                .ok_or_else(|| format!("card `{}` names unknown hero `{hid}`", c.id))?;
-            if hero.cards.len() == MAX_CARDS {
-                return Err(format!("hero `{hid}` has more than {MAX_CARDS} distinct cards"));
-            }
-            let kind = match text(c, "kind")? {
-                "attack" => CardKind::Attack,
-                "defense" => CardKind::Defense,
-                "versatile" => CardKind::Versatile,
-                "scheme" => CardKind::Scheme,
-                other => return Err(format!("card `{}` has unknown kind `{other}`", c.id)),
-            };
-            let fighter = match text(c, "fighter")? {
-                "any" => None,
-                f => Some(
-                    hero.fighters
-                        .iter()
-                        .position(|x| x.id == f)
-                        .ok_or_else(|| format!("card `{}` names unknown fighter `{f}`", c.id))?
-                        as u8,
-                ),
-            };
-            let timing = if c.field("effect").is_none() {
-                None
-            } else {
-                Some(match c.field("timing").and_then(FieldValue::as_str) {
-                    Some("immediately") => Timing::Immediately,
-                    Some("during_combat") => Timing::DuringCombat,
-                    Some("after_combat") => Timing::AfterCombat,
-                    _ => Timing::NotInCombat,
-                })
-            };
-            let idx = hero.cards.len() as u8;
-            hero.deck[idx as usize] = u8::try_from(c.copies).map_err(|_| "too many copies")?;
-            hero.card_index.insert(c.id.clone(), idx);
-            hero.cards.push(Card {
-                id: c.id.clone(),
-                kind,
-                value: small(c.field("value").and_then(FieldValue::as_int).unwrap_or(0), "value")?,
-                boost: small(int(c, "boost")?, "boost")?,
-                fighter,
-                timing,
-            });
+    pub fn read(game: &Game) -> Result<Tables, Vec<Diagnostic>> {
+        let mut r = Reader::new(game);
+        let mut heroes: Vec<Hero> = r.some("hero", "heroes").iter().map(|h| read_hero(&mut r, h)).collect();
+        for c in r.all("card") {
+            read_card(&mut r, c, &mut heroes);
         }
         let mut figures = HashMap::new();
         for (hi, h) in heroes.iter().enumerate() {
             for (fi, f) in h.fighters.iter().enumerate() {
                 for (k, id) in f.figures.iter().enumerate() {
-                    if figures.insert(id.clone(), (hi as u8, fi as u8, k as u8)).is_some() {
-                        return Err(format!("two figures are called `{id}`"));
+                    if figures.insert(id.clone(), (hi as u8, fi as u8, k as u8)).is_some()
+                        && let Some(c) = game.component("hero", &h.id)
+                    {
+                        r.error(
+                            c,
+                            "fighters",
+                            format!("two figures are called `{id}`"),
+                            "unique figure ids",
+                            format!("`{id}` twice"),
+                        );
                     }
                 }
             }
         }
-        if heroes.len() > u8::MAX as usize || figures.len() > 255 {
-            return Err("too many heroes".into());
-        }
         let mut boards = Vec::new();
-        for b in game.components.get("battlefield").unwrap_or(&none) {
-            let zone_names: Vec<String> = b
-                .field("zones")
-                .and_then(FieldValue::as_list)
-                .unwrap_or(&[])
-                .iter()
-                .filter_map(|z| z.as_record().and_then(|r| r.get("id")).and_then(FieldValue::as_str))
-                .map(str::to_string)
-                .collect();
-            if zone_names.len() > 16 {
-                return Err(format!("battlefield `{}` has more than 16 zones", b.id));
-            }
-            let list = b.field("spaces").and_then(FieldValue::as_list).unwrap_or(&[]);
-            if list.len() > MAX_SPACES {
-                return Err(format!("battlefield `{}` has more than {MAX_SPACES} spaces", b.id));
-            }
-            let mut spaces = Vec::new();
-            let mut index = HashMap::new();
-            for (i, s) in list.iter().enumerate() {
-                let r = s.as_record().ok_or("a space is not a record")?;
-                let id = rec_str(r, "id", "a space")?.to_string();
-                index.insert(id.clone(), i as u8);
-                spaces.push(id);
-            }
-            let mut adjacent = vec![0u64; spaces.len()];
-            let mut zones = vec![0u16; spaces.len()];
-            let mut start = [OFF; MAX_PLAYERS];
-            for (i, s) in list.iter().enumerate() {
-                let r = s.as_record().ok_or("a space is not a record")?;
-                for a in r.get("adjacent").and_then(FieldValue::as_list).unwrap_or(&[]) {
-                    let j = a
-                        .as_str()
-                        .and_then(|a| index.get(a))
-                        .ok_or_else(|| format!("battlefield `{}`: unknown adjacent space", b.id))?;
-                    adjacent[i] |= 1 << j;
-                    adjacent[*j as usize] |= 1 << i;
-                }
-                for z in r.get("zones").and_then(FieldValue::as_list).unwrap_or(&[]) {
-                    let zi = z
-                        .as_str()
-                        .and_then(|z| zone_names.iter().position(|n| n == z))
-                        .ok_or_else(|| format!("battlefield `{}`: unknown zone", b.id))?;
-                    zones[i] |= 1 << zi;
-                }
-                if let Some(n) = r.get("start").and_then(FieldValue::as_int)
-                    && (1..=MAX_PLAYERS as i64).contains(&n)
-                {
-                    start[n as usize - 1] = i as u8;
-                }
-            }
-            let start_count = start.iter().take_while(|&&s| s != OFF).count() as u8;
-            boards.push(Board {
-                id: b.id.clone(),
-                spaces,
-                adjacent,
-                zones,
-                zone_names,
-                start,
-                start_count,
-                index,
-            });
+        for b in r.some("battlefield", "battlefields") {
+            boards.extend(read_board(&mut r, b));
         }
-        if heroes.is_empty() || boards.is_empty() {
-            return Err("the pack needs heroes and battlefields".into());
-        }
-        let numbers = Numbers {
-            opening_hand: u16::try_from(fact(game, "opening-hand")?).map_err(|e| e.to_string())?,
-            hand_limit: u16::try_from(fact(game, "hand-limit")?).map_err(|e| e.to_string())?,
-            actions_per_turn: small(fact(game, "actions-per-turn")?, "actions-per-turn")?,
-            exhaustion_loss: small(fact(game, "exhaustion-loss")?, "exhaustion-loss")?,
+        let opening_hand = r.fact_small::<u16>("opening-hand");
+        let hand_limit = r.fact_small::<u16>("hand-limit");
+        let actions_per_turn = r.fact_small::<u8>("actions-per-turn");
+        let exhaustion_loss = r.fact_small::<u8>("exhaustion-loss");
+        let numbers = match (opening_hand, hand_limit, actions_per_turn, exhaustion_loss) {
+            (Some(opening_hand), Some(hand_limit), Some(actions_per_turn), Some(exhaustion_loss)) => Some(Numbers {
+                opening_hand,
+                hand_limit,
+                actions_per_turn,
+                exhaustion_loss,
+            }),
+            _ => None,
         };
-        Ok(Tables {
+        let tables = numbers.map(|numbers| Tables {
             heroes,
             boards,
             numbers,
             figures,
-        })
+        });
+        r.finish(tables)
     }
 }

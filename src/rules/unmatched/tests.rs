@@ -3,8 +3,12 @@
 
 use std::path::Path;
 
+use super::state::Phase;
+use super::tables::OFF;
 use super::*;
-use crate::rules::replay::{Options, Prepared};
+use crate::rules::Engine;
+use crate::rules::replay::Options;
+use crate::rules::replayer::Prepared;
 use crate::rules::{Replayer, random};
 
 fn engine() -> Unmatched {
@@ -37,10 +41,12 @@ fn pack_tables_are_read() {
         harbour.space("s15").unwrap(),
         harbour.space("s16").unwrap(),
     );
-    assert_eq!(harbour.distance(s14, s16, u64::MAX), Some(2));
+    assert_eq!(harbour.graph.distance_through(s14, s16, u64::MAX), Some(2));
     // Around s15 and s20: s14 → s07 → s08 → s16.
     assert_eq!(
-        harbour.distance(s14, s16, !(1u64 << s15) & !(1u64 << harbour.space("s20").unwrap())),
+        harbour
+            .graph
+            .distance_through(s14, s16, !(1u64 << s15) & !(1u64 << harbour.space("s20").unwrap())),
         Some(3)
     );
     assert_eq!(e.t.numbers.hand_limit, 7);
@@ -215,13 +221,13 @@ fn greedy_game() {
                     .figs()
                     .iter()
                     .filter(|g| g.at != OFF && s.team_of(g.owner) != s.team_of(p))
-                    .filter_map(|g| b.distance(f.at, g.at, u64::MAX))
+                    .filter_map(|g| b.graph.distance_through(f.at, g.at, u64::MAX))
                     .min()
                     .unwrap_or(0);
                 v -= i64::from(d);
             }
         }
-        v + i64::from(s.players[p as usize].hand_n.min(7))
+        v + i64::from(s.players[p as usize].hand.total().min(7))
     };
     let mut out = String::new();
     let mut turn_lines: Vec<String> = Vec::new();
@@ -240,20 +246,20 @@ fn greedy_game() {
             if let Action::Defend { damage, .. } = &mut a {
                 *damage = None;
             }
-            let mut t = s.clone();
-            if e.step(&mut t, &a).is_err() {
+            if e.check(&s, &a).is_err() {
                 continue;
             }
+            let mut t = e.step(s.clone(), &a);
             if matches!(a, Action::Attack { .. }) {
-                let _ = e.step(
-                    &mut t,
-                    &Action::Defend {
-                        card: None,
-                        effects: vec![],
-                        damage: None,
-                        winner: None,
-                    },
-                );
+                let defend = Action::Defend {
+                    card: None,
+                    effects: vec![],
+                    damage: None,
+                    winner: None,
+                };
+                if e.check(&t, &defend).is_ok() {
+                    t = e.step(t, &defend);
+                }
             }
             let mut sc = score(&t, decider);
             if matches!(a, Action::Boost { .. }) {
@@ -268,8 +274,8 @@ fn greedy_game() {
         }
         let (_, mut a) = best.unwrap();
         if let Action::Defend { .. } = a {
-            let mut t = s.clone();
-            e.step(&mut t, &a).unwrap();
+            e.check(&s, &a).unwrap();
+            let t = e.step(s.clone(), &a);
             if let Action::Defend { damage, .. } = &mut a {
                 *damage = t.last.map(|c| c.damage);
             }
@@ -296,4 +302,53 @@ fn greedy_game() {
         e.ending(&s),
         crate::rules::replay::flow(&e.observe(&s))
     );
+}
+
+/// Engine data missing from the pack is a located `engine-data` problem:
+/// every one of them, not the first.
+#[test]
+fn broken_tables_are_reported_with_their_places() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let report = crate::check::check(&root, &["unmatched".to_string()], &crate::pack::yaml::Limits::default())
+        .expect("data readable");
+    let mut game = report.games[0].clone();
+    game.reference
+        .facts
+        .retain(|f| f.id != "hand-limit" && f.id != "opening-hand");
+    let alice = game
+        .components
+        .get_mut("hero")
+        .unwrap()
+        .iter_mut()
+        .find(|h| h.id == "alice")
+        .unwrap();
+    let span = alice.span_of("fighters");
+    if let Some(crate::model::FieldValue::List(fighters)) = alice.fields.get_mut("fighters") {
+        for f in fighters {
+            if let crate::model::FieldValue::Record(r) = f {
+                r.insert("role".into(), crate::model::FieldValue::Str("hero".into()));
+            }
+        }
+    }
+    let Err(diags) = Unmatched::new(&game) else {
+        panic!("the engine accepted broken tables")
+    };
+    let codes: Vec<_> = diags.iter().map(|d| d.code).collect();
+    assert!(codes.iter().all(|c| *c == crate::diag::Code::EngineData), "{codes:?}");
+    let messages: Vec<&str> = diags.iter().map(|d| d.message.as_str()).collect();
+    assert!(
+        messages.contains(&"facts.yaml has no fact `hand-limit`"),
+        "{messages:?}"
+    );
+    assert!(
+        messages.contains(&"facts.yaml has no fact `opening-hand`"),
+        "{messages:?}"
+    );
+    let hero = diags
+        .iter()
+        .find(|d| d.message.contains("exactly one fighter with role hero"))
+        .expect("the hero with two heroes");
+    assert_eq!(hero.span, Some(span));
+    let fact = diags.iter().find(|d| d.message.contains("hand-limit")).unwrap();
+    assert!(fact.file.as_ref().is_some_and(|f| f.ends_with("facts.yaml")));
 }

@@ -1,10 +1,19 @@
 //! What the XTerminio engine reads from the pack: every card with the stats
-//! the rules use (indexed by a small number), the mat's slots and contiguity,
-//! and the numbers of `facts.yaml`.
+//! the rules use (indexed by a small number), the mat's slots and their
+//! contiguity (a graph), the numbers of `facts.yaml`, the ENERGY tracker's
+//! highest value, and the two starter decks random games play. Every problem
+//! is a located `engine-data` diagnostic.
 
-use crate::model::{FieldValue, Game};
+use std::collections::BTreeMap;
 
-use super::Slot;
+use crate::diag::Diagnostic;
+use crate::model::{Component, FieldValue, Game};
+use crate::rules::kit::{Graph, IdTable, Reader};
+
+use super::actions::Slot;
+
+/// Distinct cards at most (piles hold a count per card).
+pub const MAX_CARDS: usize = 128;
 
 /// The kinds of card that go into a deck.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,7 +66,7 @@ pub struct Card {
     pub text: bool,
 }
 
-/// The numbers of the rules, from `facts.yaml`.
+/// The numbers of the rules, from `facts.yaml` (and the ENERGY tracker).
 #[derive(Clone, Debug)]
 pub struct Numbers {
     pub target_min: u32,
@@ -77,46 +86,45 @@ pub struct Numbers {
     pub move_cost: u16,
     pub powered_discard_energy: u16,
     pub camp_slots: usize,
+    /// The most ENERGY a player can have: the energy tracker's highest
+    /// value (`range_max`), unless the tracker says `cap: false` (XT-6).
+    pub energy_cap: u16,
 }
 
 /// Everything the engine knows about the pack.
 #[derive(Clone, Debug)]
 pub struct Tables {
     pub cards: Vec<Card>,
-    /// Card ids sorted, with their index, for lookups without hashing.
-    sorted: Vec<(String, u8)>,
-    /// `adjacent[a][b]`: the slots touch at a corner.
-    pub adjacent: [[bool; 7]; 7],
+    ids: IdTable,
+    /// The BATTLE slots (in [`Slot`] order) and which touch at a corner.
+    pub mat: Graph,
     pub n: Numbers,
+    /// A standard deck per faction for random games.
+    pub decks: Vec<BTreeMap<String, u32>>,
 }
 
 fn bool_field(v: Option<&FieldValue>) -> bool {
     matches!(v, Some(FieldValue::Bool(true)))
 }
 
-fn int_field(c: &crate::model::Component, f: &str) -> Result<i64, String> {
-    c.field(f)
-        .and_then(FieldValue::as_int)
-        .ok_or_else(|| format!("{} `{}` has no integer `{f}`", c.kind, c.id))
-}
-
 impl Tables {
-    pub fn new(game: &Game) -> Result<Tables, String> {
+    pub fn new(game: &Game) -> Result<Tables, Vec<Diagnostic>> {
+        let mut r = Reader::new(game);
         let mut cards: Vec<Card> = Vec::new();
-        let mut bases: Vec<(usize, String)> = Vec::new();
+        let mut bases: Vec<(usize, &Component, String)> = Vec::new();
         for (kind_id, kind) in [
             ("character", Kind::Character),
             ("equipment", Kind::Equipment),
             ("action", Kind::Action),
             ("zone", Kind::Zone),
         ] {
-            for c in game.components.get(kind_id).map(Vec::as_slice).unwrap_or_default() {
+            for c in r.all(kind_id) {
                 let mut card = Card {
                     id: c.id.clone(),
                     kind,
                     life: 0,
                     powered: false,
-                    base: cards.len() as u8,
+                    base: cards.len().min(255) as u8,
                     powered_version: None,
                     protagonist: false,
                     attacks: Vec::new(),
@@ -126,35 +134,43 @@ impl Tables {
                 };
                 match kind {
                     Kind::Character => {
-                        card.life = u8::try_from(int_field(c, "life")?)
-                            .map_err(|_| format!("`{}`: life out of range", c.id))?;
+                        card.life = r.small(c, "life").unwrap_or(1);
                         card.powered = bool_field(c.field("powered"));
                         card.protagonist = bool_field(c.field("protagonist"));
-                        if card.powered {
-                            let base = c
-                                .field("base")
-                                .and_then(FieldValue::as_str)
-                                .ok_or_else(|| format!("powered character `{}` names no base", c.id))?;
-                            bases.push((cards.len(), base.to_string()));
+                        if card.powered
+                            && let Some(base) = r.str(c, "base")
+                        {
+                            bases.push((cards.len(), c, base.to_string()));
                         }
-                        for a in c.field("attacks").and_then(FieldValue::as_list).unwrap_or_default() {
-                            let r = a
-                                .as_record()
-                                .ok_or_else(|| format!("`{}`: an attack is not a record", c.id))?;
-                            let num = |f: &str| r.get(f).and_then(FieldValue::as_int).unwrap_or(-1);
+                        for a in r.list(c, "attacks") {
+                            let rec = a.as_record();
+                            let num = |f: &str| rec.and_then(|x| x.get(f)).and_then(FieldValue::as_int).unwrap_or(-1);
                             let (cost, damage) = (num("cost"), num("damage"));
                             if !(0..=100).contains(&cost) || !(0..=100).contains(&damage) {
-                                return Err(format!("`{}`: an attack lacks its cost or damage", c.id));
+                                r.error(
+                                    c,
+                                    "attacks",
+                                    format!("an attack of `{}` lacks its cost or damage", c.id),
+                                    "`cost` and `damage` from 0 to 100",
+                                    format!("cost {cost}, damage {damage}"),
+                                );
+                                continue;
                             }
-                            card.text |= r.get("text").is_some();
+                            card.text |= rec.and_then(|x| x.get("text")).is_some();
                             card.attacks.push(AttackStat {
                                 cost: cost as u16,
                                 damage: damage as u8,
-                                interception: bool_field(r.get("interception")),
+                                interception: bool_field(rec.and_then(|x| x.get("interception"))),
                             });
                         }
                         if card.attacks.is_empty() {
-                            return Err(format!("character `{}` has no attacks", c.id));
+                            r.error(
+                                c,
+                                "attacks",
+                                format!("character `{}` has no attacks", c.id),
+                                "at least one attack",
+                                "none",
+                            );
                         }
                     }
                     Kind::Equipment => {
@@ -163,87 +179,57 @@ impl Tables {
                     Kind::Action => card.fixed = bool_field(c.field("fixed")),
                     Kind::Zone => {}
                 }
+                if cards.len() == MAX_CARDS {
+                    r.error(
+                        c,
+                        "id",
+                        format!("the engine handles at most {MAX_CARDS} distinct cards"),
+                        format!("at most {MAX_CARDS} characters, equipment, actions and zones"),
+                        "more",
+                    );
+                    continue;
+                }
                 cards.push(card);
             }
         }
-        if cards.len() > 250 {
-            return Err(format!("{} cards: the engine indexes at most 250", cards.len()));
-        }
-        let mut sorted: Vec<(String, u8)> = cards.iter().enumerate().map(|(i, c)| (c.id.clone(), i as u8)).collect();
-        sorted.sort();
-        let mut t = Tables {
-            cards,
-            sorted,
-            adjacent: [[false; 7]; 7],
-            n: numbers(game)?,
-        };
-        for (i, base) in bases {
-            let b = t
-                .card(&base)
-                .filter(|&b| t.cards[b as usize].kind == Kind::Character && !t.cards[b as usize].powered)
-                .ok_or_else(|| format!("powered `{}`: base `{base}` is not a classic character", t.cards[i].id))?;
-            t.cards[i].base = b;
-            t.cards[b as usize].powered_version = Some(i as u8);
-        }
-        t.read_board(game)?;
-        Ok(t)
-    }
-
-    fn read_board(&mut self, game: &Game) -> Result<(), String> {
-        let board = game
-            .components
-            .get("board")
-            .and_then(|b| b.first())
-            .ok_or("the pack has no board (player mat)")?;
-        let slots = board
-            .field("slots")
-            .and_then(FieldValue::as_list)
-            .ok_or("the mat has no `slots`")?;
-        let mut seen = [false; 7];
-        for s in slots {
-            let r = s.as_record().ok_or("a mat slot is not a record")?;
-            let id = r.get("id").and_then(FieldValue::as_str).unwrap_or_default();
-            let slot = Slot::from_id(id).ok_or_else(|| format!("mat slot `{id}` is unknown to the engine"))?;
-            let accepts = r.get("accepts").and_then(FieldValue::as_str).unwrap_or_default();
-            let want = match slot {
-                Slot::CoverZone => "zone",
-                Slot::CoverEnergy => "energy",
-                _ => "character",
-            };
-            if accepts != want {
-                return Err(format!(
-                    "mat slot `{id}` accepts `{accepts}`, the engine expects `{want}`"
-                ));
-            }
-            seen[slot as usize] = true;
-            for a in r.get("adjacent").and_then(FieldValue::as_list).unwrap_or_default() {
-                let other = a.as_str().and_then(Slot::from_id).ok_or("unknown adjacent slot")?;
-                self.adjacent[slot as usize][other as usize] = true;
-                self.adjacent[other as usize][slot as usize] = true;
+        let ids: IdTable = cards.iter().map(|c| c.id.clone()).collect();
+        for (i, c, base) in bases {
+            let b = ids
+                .get(&base)
+                .map(|b| b as usize)
+                .filter(|&b| cards[b].kind == Kind::Character && !cards[b].powered);
+            match b {
+                Some(b) => {
+                    cards[i].base = b as u8;
+                    cards[b].powered_version = Some(i as u8);
+                }
+                None => r.error(
+                    c,
+                    "base",
+                    format!("powered `{}` names a base that is not a classic character", c.id),
+                    "the id of a classic (not powered) character",
+                    format!("`{base}`"),
+                ),
             }
         }
-        if seen.iter().any(|s| !s) {
-            return Err("the mat lacks some of the 7 BATTLE slots".into());
+        let n = numbers(&mut r);
+        let mat = read_mat(&mut r, n.as_ref().map(|n| n.camp_slots));
+        let decks = starter_decks(&r);
+        match (n, mat) {
+            (Some(n), Some(mat)) => r.finish(Some(Tables {
+                cards,
+                ids,
+                mat,
+                n,
+                decks,
+            })),
+            _ => r.finish(None),
         }
-        let camp = board.field("camp").and_then(FieldValue::as_list).map_or(0, <[_]>::len);
-        if camp == 0 {
-            return Err("the mat has no CAMP slots".into());
-        }
-        if self.n.camp_slots != camp {
-            return Err(format!(
-                "fact camp-slots says {} but the mat has {camp} CAMP slots",
-                self.n.camp_slots
-            ));
-        }
-        Ok(())
     }
 
     /// The index of a card id.
     pub fn card(&self, id: &str) -> Option<u8> {
-        self.sorted
-            .binary_search_by(|(k, _)| k.as_str().cmp(id))
-            .ok()
-            .map(|i| self.sorted[i].1)
+        self.ids.get(id).map(|i| i as u8)
     }
 
     pub fn get(&self, i: u8) -> &Card {
@@ -253,36 +239,168 @@ impl Tables {
     pub fn id(&self, i: u8) -> &str {
         &self.cards[i as usize].id
     }
+
+    /// Whether two BATTLE slots touch at a corner (XT-7).
+    pub fn contiguous(&self, a: Slot, b: Slot) -> bool {
+        self.mat.adjacent(a as u8, b as u8)
+    }
 }
 
-fn numbers(game: &Game) -> Result<Numbers, String> {
-    let fact = |id: &str| -> Result<u32, String> {
-        game.reference
-            .facts
-            .iter()
-            .find(|f| f.id == id)
-            .and_then(|f| f.value.as_u64())
-            .and_then(|v| u32::try_from(v).ok())
-            .ok_or_else(|| format!("facts.yaml has no number `{id}`"))
+/// The mat's BATTLE slots as a graph in [`Slot`] order.
+fn read_mat(r: &mut Reader, camp_slots: Option<usize>) -> Option<Graph> {
+    let boards = r.some("board", "player mat");
+    let board = boards.first()?;
+    let slots = r.list(board, "slots");
+    let mut lists = vec![Vec::new(); Slot::ALL.len()];
+    let mut seen = [false; 7];
+    for s in slots {
+        let rec = s.as_record();
+        let get = |f: &str| rec.and_then(|x| x.get(f));
+        let id = get("id").and_then(FieldValue::as_str).unwrap_or_default();
+        let Some(slot) = Slot::from_id(id) else {
+            r.error(
+                board,
+                "slots",
+                format!("mat slot `{id}` is unknown to the engine"),
+                format!(
+                    "one of {}",
+                    Slot::ALL.iter().map(|s| s.id()).collect::<Vec<_>>().join(", ")
+                ),
+                format!("`{id}`"),
+            );
+            continue;
+        };
+        let accepts = get("accepts").and_then(FieldValue::as_str).unwrap_or_default();
+        let want = match slot {
+            Slot::CoverZone => "zone",
+            Slot::CoverEnergy => "energy",
+            _ => "character",
+        };
+        if accepts != want {
+            r.error(
+                board,
+                "slots",
+                format!("mat slot `{id}` accepts `{accepts}`, the engine expects `{want}`"),
+                format!("accepts: {want}"),
+                format!("accepts: {accepts}"),
+            );
+        }
+        seen[slot as usize] = true;
+        for a in get("adjacent").and_then(FieldValue::as_list).unwrap_or_default() {
+            match a.as_str().and_then(Slot::from_id) {
+                Some(other) => lists[slot as usize].push(other as u8),
+                None => r.error(
+                    board,
+                    "slots",
+                    format!("mat slot `{id}` is contiguous to an unknown slot"),
+                    "ids of the mat's slots",
+                    format!("{a:?}"),
+                ),
+            }
+        }
+    }
+    if let Some(missing) = Slot::ALL.iter().find(|s| !seen[**s as usize]) {
+        r.error(
+            board,
+            "slots",
+            format!("the mat lacks the BATTLE slot `{}`", missing.id()),
+            "the 7 BATTLE slots",
+            format!("{} slots", seen.iter().filter(|s| **s).count()),
+        );
+    }
+    let camp = r.list(board, "camp").len();
+    if camp == 0 {
+        r.error(
+            board,
+            "camp",
+            "the mat has no CAMP slots",
+            "at least one CAMP slot",
+            "none",
+        );
+    }
+    if let Some(n) = camp_slots
+        && n != camp
+    {
+        r.error(
+            board,
+            "camp",
+            format!("fact camp-slots says {n} but the mat has {camp} CAMP slots"),
+            format!("{n} CAMP slots"),
+            camp,
+        );
+    }
+    let ids: IdTable = Slot::ALL.iter().map(|s| s.id()).collect();
+    Some(Graph::new(ids, lists, true))
+}
+
+fn numbers(r: &mut Reader) -> Option<Numbers> {
+    let mut fact = |id: &str| -> Option<u32> { r.fact_small::<u32>(id) };
+    let small = |v: Option<u32>| v.map(|v| v.min(u16::MAX as u32) as u16);
+    let n = Numbers {
+        target_min: fact("target-score-min").unwrap_or(0),
+        target_max: fact("target-score-max").unwrap_or(0),
+        point_cost: small(fact("point-attack-cost")).unwrap_or(0),
+        point_score: small(fact("point-attack-score")).unwrap_or(0),
+        point_score_empty: small(fact("point-attack-score-empty")).unwrap_or(0),
+        opening_characters: fact("opening-draw-characters").unwrap_or(0) as usize,
+        opening_support: fact("opening-draw-support").unwrap_or(0) as usize,
+        mulligans: fact("mulligans").unwrap_or(0) as usize,
+        opening_limit: small(fact("opening-deploy-limit")).unwrap_or(0),
+        turn_draw: fact("turn-draw").unwrap_or(0) as usize,
+        hand_limit: small(fact("hand-limit")).unwrap_or(0),
+        energy_masakre: small(fact("energy-masakre")).unwrap_or(0),
+        energy_xterminar: small(fact("energy-xterminar")).unwrap_or(0),
+        energy_per_camp: small(fact("energy-per-camp-card")).unwrap_or(0),
+        move_cost: small(fact("move-cost")).unwrap_or(0),
+        powered_discard_energy: small(fact("powered-discard-energy")).unwrap_or(0),
+        camp_slots: fact("camp-slots").unwrap_or(0) as usize,
+        energy_cap: energy_cap(r),
     };
-    let small = |id: &str| -> Result<u16, String> { fact(id).map(|v| v.min(u16::MAX as u32) as u16) };
-    Ok(Numbers {
-        target_min: fact("target-score-min")?,
-        target_max: fact("target-score-max")?,
-        point_cost: small("point-attack-cost")?,
-        point_score: small("point-attack-score")?,
-        point_score_empty: small("point-attack-score-empty")?,
-        opening_characters: fact("opening-draw-characters")? as usize,
-        opening_support: fact("opening-draw-support")? as usize,
-        mulligans: fact("mulligans")? as usize,
-        opening_limit: small("opening-deploy-limit")?,
-        turn_draw: fact("turn-draw")? as usize,
-        hand_limit: small("hand-limit")?,
-        energy_masakre: small("energy-masakre")?,
-        energy_xterminar: small("energy-xterminar")?,
-        energy_per_camp: small("energy-per-camp-card")?,
-        move_cost: small("move-cost")?,
-        powered_discard_energy: small("powered-discard-energy")?,
-        camp_slots: fact("camp-slots")? as usize,
-    })
+    (!r.failed()).then_some(n)
+}
+
+/// The energy tracker's highest value, or no cap (XT-6).
+fn energy_cap(r: &mut Reader) -> u16 {
+    let tracker = r
+        .all("tracker")
+        .iter()
+        .find(|c| r.opt_str(c, "track") == Some("energy"));
+    match tracker {
+        Some(c) if !matches!(c.field("cap"), Some(FieldValue::Bool(false))) => r
+            .int_in(c, "range_max", 1..=i64::from(u16::MAX))
+            .map_or(u16::MAX, |v| v as u16),
+        _ => u16::MAX,
+    }
+}
+
+/// A standard 60-card deck per faction for random games: every character,
+/// then equipment and actions up to 23 and zones up to 4.
+fn starter_decks(r: &Reader) -> Vec<BTreeMap<String, u32>> {
+    let mut decks = Vec::new();
+    for faction in ["resistance", "swarm"] {
+        let mut deck = BTreeMap::new();
+        let (mut support, mut zones) = (0u32, 0u32);
+        for kind in ["character", "equipment", "action", "zone"] {
+            for c in r.all(kind) {
+                if c.field("faction").and_then(FieldValue::as_str) != Some(faction) {
+                    continue;
+                }
+                let k = match kind {
+                    "character" => c.copies,
+                    "zone" => c.copies.min(4 - zones),
+                    _ => c.copies.min(23 - support),
+                };
+                match kind {
+                    "zone" => zones += k,
+                    "character" => {}
+                    _ => support += k,
+                }
+                if k > 0 {
+                    deck.insert(c.id.clone(), k);
+                }
+            }
+        }
+        decks.push(deck);
+    }
+    decks
 }

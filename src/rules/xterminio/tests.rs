@@ -2,8 +2,9 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use super::*;
-use crate::rules::replay::{Options, Prepared};
-use crate::rules::{Replayer, random};
+use crate::rules::replay::Options;
+use crate::rules::replayer::Prepared;
+use crate::rules::{Engine, Replayer, random};
 
 fn engine() -> &'static Xterminio {
     static E: OnceLock<Xterminio> = OnceLock::new();
@@ -23,10 +24,10 @@ fn pack_tables_are_read() {
     let mp = e.t.card("miliciano-potenciado").unwrap();
     assert_eq!(e.t.get(m).powered_version, Some(mp));
     assert_eq!(e.t.get(mp).base, m);
-    assert!(e.t.adjacent[Slot::AdvanceLeft as usize][Slot::CoverLeft as usize]);
-    assert!(!e.t.adjacent[Slot::AdvanceLeft as usize][Slot::AdvanceCenter as usize]);
+    assert!(e.t.contiguous(Slot::AdvanceLeft, Slot::CoverLeft));
+    assert!(!e.t.contiguous(Slot::AdvanceLeft, Slot::AdvanceCenter));
     assert_eq!(e.t.n.camp_slots, 6);
-    for d in &e.decks {
+    for d in &e.t.decks {
         assert_eq!(d.values().sum::<u32>(), 60, "{d:?}");
     }
 }
@@ -50,10 +51,7 @@ fn random_games_replay_clean_and_mutations_agree() {
 impl Xterminio {
     fn new_for_test() -> Xterminio {
         let e = engine();
-        Xterminio {
-            t: e.t.clone(),
-            decks: e.decks.clone(),
-        }
+        Xterminio { t: e.t.clone() }
     }
 }
 
@@ -110,4 +108,52 @@ fn interception_can_eliminate_the_attacker_and_still_takes_the_hit() {
     // Exhausted now, the Militiaman cannot intercept the Spitter.
     let v = e.validate(&s, &intercepted(Slot::AdvanceCenter)).unwrap_err();
     assert_eq!((v.rule, v.found.as_str()), ("XT-11", "an exhausted character"));
+}
+
+/// The golden log `name` replayed by an engine over the pack with the
+/// energy tracker's `cap` set to `cap` (absent: the pack as shipped).
+fn replay_with_cap(name: &str, cap: Option<bool>) -> crate::rules::Replay {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let report = crate::check::check(&data, &["xterminio".to_string()], &crate::pack::yaml::Limits::default())
+        .expect("data readable");
+    let mut game = report.games[0].clone();
+    if let Some(cap) = cap {
+        for t in game.components.get_mut("tracker").expect("trackers") {
+            t.fields.insert("cap".into(), crate::model::FieldValue::Bool(cap));
+        }
+    }
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/logs/xterminio")
+        .join(name);
+    let log = random::parse_log(&std::fs::read_to_string(path).unwrap()).unwrap();
+    Prepared(Xterminio::new(&game).expect("engine reads the pack"))
+        .replay(&log, &Options::default())
+        .expect("log understood")
+}
+
+#[test]
+fn energy_stops_at_the_tracker_unless_its_cap_is_lifted() {
+    assert_eq!(engine().t.n.energy_cap, 30);
+    // Shipped (no `cap` written) and `cap: true` agree: 30.
+    for cap in [None, Some(true)] {
+        let r = replay_with_cap("XT-6-legal-energy-cap.yaml", cap);
+        assert!(r.failure.is_none(), "{:?}", r.failure);
+        let f = replay_with_cap("XT-7-illegal-deploy-over-energy-cap.yaml", cap)
+            .failure
+            .expect("rejected");
+        assert_eq!((f.rule, f.turn, f.action), (Some("XT-7"), Some(9), Some(4)));
+    }
+    // `cap: false`: ENERGY grows past the dial (32, then 40) …
+    let f = replay_with_cap("XT-6-legal-energy-cap.yaml", Some(false))
+        .failure
+        .expect("the checkpoint of 30 fails");
+    assert_eq!((f.turn, f.action, f.found.as_str()), (Some(7), Some(1), "32"));
+    // … and Aurora's 13 life fit in 40: the log then stops short of its
+    // cleanup, with all three deployed.
+    let f = replay_with_cap("XT-7-illegal-deploy-over-energy-cap.yaml", Some(false))
+        .failure
+        .expect("the turn ends without the cleanup");
+    assert_eq!((f.rule, f.turn, f.action), (Some("XT-4"), Some(9), None));
+    assert_eq!(f.state["energy"]["Ana"], 40);
+    assert_eq!(f.state["battle"]["Ana"]["advance-center"], "comandante-aurora");
 }

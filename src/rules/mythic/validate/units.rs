@@ -1,0 +1,587 @@
+//! The activated unit's actions (enter, move, run, leave, attack, pick up,
+//! drop, absorb; MB-5, MB-6), counter-attacks (MB-10) and powers (MB-4).
+
+use super::super::Mythic;
+use super::super::actions::Action;
+use super::super::rule;
+use super::super::state::{ATTACK, MOVE, NONE, OFF, PICK, State, area_name};
+use super::super::tables::{Cat, OMPH, PowerKind, Shape, talent};
+use super::what;
+use crate::rules::Violation;
+use crate::rules::kit::{bits, plural, v};
+
+impl Mythic {
+    pub(super) fn current(&self, s: &State, slot: usize) -> Result<(), Violation> {
+        if s.t.act.unit as usize != slot {
+            let now = if s.t.act.unit == NONE {
+                "no unit is active".to_string()
+            } else {
+                format!("`{}` is active", self.uid(s, s.t.act.unit as usize))
+            };
+            return Err(v(
+                rule::ACTIONS,
+                format!("`{}` acts without being activated", self.uid(s, slot)),
+            )
+            .expected(format!("an `activate` of `{}` first", self.uid(s, slot)))
+            .found(now));
+        }
+        Ok(())
+    }
+
+    pub(super) fn simple_ok(&self, s: &State, slot: usize, kind: u8) -> Result<(), Violation> {
+        let r = rule::ACTIONS;
+        let act = &s.t.act;
+        let id = self.uid(s, slot);
+        if s.units[slot].at == OFF {
+            return Err(v(
+                r,
+                format!("`{id}` is not on the battlefield: its first activation enters it"),
+            )
+            .expected("`enter`")
+            .found("a simple action of a unit off the battlefield"));
+        }
+        if act.special {
+            return Err(v(
+                r,
+                format!("`{id}` took a special action: its activation does nothing else"),
+            )
+            .expected("a new activation or the end of the turn")
+            .found("another action"));
+        }
+        let done = act.simple | if act.attacks > 0 { ATTACK } else { 0 };
+        let name = |k: u8| match k {
+            MOVE => "move",
+            ATTACK => "attack",
+            _ => "pick-up",
+        };
+        if done & kind != 0 {
+            return Err(v(r, format!("`{id}` already made a {} in this activation", name(kind)))
+                .expected("2 different simple actions")
+                .found(format!("a second {}", name(kind))));
+        }
+        if done.count_ones() >= 2 {
+            return Err(v(r, format!("`{id}` already took 2 simple actions"))
+                .expected("at most 2 simple actions per activation")
+                .found("a third one"));
+        }
+        if kind == MOVE && act.attacks > 0 && self.talents(s, slot) & talent::MOBILITY == 0 {
+            return Err(v(
+                r,
+                format!("`{id}` attacked: it may not move afterwards without Mobility"),
+            )
+            .expected("no move after an attack")
+            .found("a move after the attack"));
+        }
+        Ok(())
+    }
+
+    pub(super) fn fresh(&self, s: &State, slot: usize, what: &str) -> Result<(), Violation> {
+        let act = &s.t.act;
+        if act.special || act.simple != 0 || act.attacks > 0 {
+            return Err(v(
+                rule::ACTIONS,
+                format!("{what} is a special action: the only action of an activation"),
+            )
+            .expected("a special action first and alone")
+            .found(format!("`{}` has already acted", self.uid(s, slot))));
+        }
+        Ok(())
+    }
+
+    pub(super) fn move_ok(&self, s: &State, slot: usize, to: u8, steps: u8) -> Result<(), Violation> {
+        let r = rule::MOVE;
+        let b = self.board(s);
+        let id = self.uid(s, slot);
+        let at = s.units[slot].at;
+        if to == at {
+            return Err(v(r, format!("`{id}` is already in `{}`", b.areas[to as usize].id))
+                .expected("another area")
+                .found(b.areas[to as usize].id.clone()));
+        }
+        if self.blocked(s, slot) {
+            return Err(v(
+                r,
+                format!("an enemy with Block holds `{id}` in `{}`", b.areas[at as usize].id),
+            )
+            .expected("no move")
+            .found(format!("a move to `{}`", b.areas[to as usize].id)));
+        }
+        if self.reach(s, slot, steps) & (1 << to) == 0 {
+            let count = self.occupancy(s);
+            let why = if count[to as usize] >= b.areas[to as usize].capacity {
+                format!(
+                    "`{}` is full ({} units, capacity {})",
+                    b.areas[to as usize].id, count[to as usize], b.areas[to as usize].capacity
+                )
+            } else if !self.can_enter(s, slot, to as usize) {
+                format!("`{}` cannot be entered (terrain)", b.areas[to as usize].id)
+            } else if b.dist(at as usize, to as usize) > steps {
+                format!(
+                    "`{}` is {} away",
+                    b.areas[to as usize].id,
+                    plural(b.dist(at as usize, to as usize) as u32, "area", "areas")
+                )
+            } else {
+                format!(
+                    "every way to `{}` within {} passes through an area with an enemy, a full area or a closed border",
+                    b.areas[to as usize].id,
+                    plural(steps as u32, "step", "steps")
+                )
+            };
+            return Err(v(
+                r,
+                format!(
+                    "`{id}` cannot reach `{}` from `{}`",
+                    b.areas[to as usize].id, b.areas[at as usize].id
+                ),
+            )
+            .expected(format!(
+                "an area within {} (stopping at enemies, never entering full areas)",
+                plural(steps as u32, "step", "steps")
+            ))
+            .found(why));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn power_of(
+        &self,
+        s: &State,
+        slot: usize,
+        name: Option<&str>,
+        rule: &'static str,
+    ) -> Result<usize, Violation> {
+        let d = self.def(s, slot);
+        let list = || d.powers.iter().map(|p| p.slug.as_str()).collect::<Vec<_>>().join(", ");
+        match name {
+            Some(n) => d.powers.iter().position(|p| p.slug == n).ok_or_else(|| {
+                v(rule, format!("`{}` has no power `{n}`", d.id))
+                    .expected(if d.powers.is_empty() {
+                        "none".into()
+                    } else {
+                        format!("one of {}", list())
+                    })
+                    .found(n)
+            }),
+            None => {
+                let usable: Vec<usize> = (0..d.powers.len())
+                    .filter(|&i| matches!(d.powers[i].kind, PowerKind::Active | PowerKind::Permanent))
+                    .collect();
+                if usable.len() == 1 {
+                    Ok(usable[0])
+                } else {
+                    Err(v(rule, format!("which power of `{}`?", d.id))
+                        .expected(if d.powers.is_empty() {
+                            "a unit with a power".into()
+                        } else {
+                            format!("`power:` one of {}", list())
+                        })
+                        .found("no `power`"))
+                }
+            }
+        }
+    }
+    /// The card paid for activating (or counter-attacking with) the unit in
+    /// `slot`: its own activation card unless the log names an omphalos card.
+    pub(crate) fn paid_card(
+        &self,
+        s: &State,
+        slot: usize,
+        card: Option<&str>,
+        unit: &str,
+        rule: &'static str,
+        refusal: &str,
+    ) -> Result<usize, Violation> {
+        let own = self.def(s, slot).card as usize;
+        match card {
+            None => Ok(own),
+            Some(id) => match self.t.card(id) {
+                Some(c) if c as usize == own || c == OMPH => Ok(c as usize),
+                _ => Err(v(rule, format!("`{id}` {refusal} `{unit}`"))
+                    .expected(format!("`{}` or `omphalos`", self.t.cards[own]))
+                    .found(id)),
+            },
+        }
+    }
+
+    /// Actions of the activated unit, counters, powers and the end of turn.
+    pub(super) fn check_unit_action(&self, s: &State, p: usize, a: &Action, chance: bool) -> Result<(), Violation> {
+        let t = &s.t;
+        match a {
+            Action::Enter { unit, to } => {
+                let sl = self.slot_of(s, unit, rule::ACTIONS)?;
+                self.current(s, sl)?;
+                if s.units[sl].at != OFF {
+                    return Err(v(rule::ACTIONS, format!("`{unit}` is already on the battlefield"))
+                        .expected("`enter` only for a unit off the battlefield")
+                        .found(format!("`{unit}` in `{}`", area_name(self.board(s), s.units[sl].at))));
+                }
+                let to = self.area_of(s, to, rule::ACTIONS)?;
+                let b = self.board(s);
+                let side = s.players[p].side;
+                if b.deploy[(side as usize - 1).min(3)] & (1 << to) == 0 {
+                    return Err(v(
+                        rule::ACTIONS,
+                        format!("`{unit}` enters the battlefield in a deployment area of side {side}"),
+                    )
+                    .expected(format!(
+                        "one of {}",
+                        bits(b.deploy[(side as usize - 1).min(3)])
+                            .map(|i| b.areas[i].id.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ))
+                    .found(b.areas[to as usize].id.clone()));
+                }
+                let count = self.occupancy(s)[to as usize];
+                if count >= b.areas[to as usize].capacity {
+                    return Err(v(rule::MOVE, format!("`{}` is full", b.areas[to as usize].id))
+                        .expected(format!("at most {} units (capacity)", b.areas[to as usize].capacity))
+                        .found(format!("{} units already there", count)));
+                }
+                if !self.can_enter(s, sl, to as usize) {
+                    return Err(v(
+                        rule::MOVE,
+                        format!("`{unit}` cannot enter `{}` (terrain)", b.areas[to as usize].id),
+                    )
+                    .expected("an area the unit may enter")
+                    .found(b.areas[to as usize].id.clone()));
+                }
+                Ok(())
+            }
+            Action::Move { unit, to } => {
+                let sl = self.slot_of(s, unit, rule::ACTIONS)?;
+                self.current(s, sl)?;
+                self.simple_ok(s, sl, MOVE)?;
+                let to = self.area_of(s, to, rule::MOVE)?;
+                self.move_ok(s, sl, to, self.row(s, sl).movement)
+            }
+            Action::Run { unit, to } => {
+                let sl = self.slot_of(s, unit, rule::ACTIONS)?;
+                self.current(s, sl)?;
+                if !s.units[sl].on_board() {
+                    return Err(v(
+                        rule::ACTIONS,
+                        format!("`{unit}` is not on the battlefield: its first activation enters it"),
+                    )
+                    .expected("`enter`")
+                    .found("a run"));
+                }
+                self.fresh(s, sl, "a run")?;
+                let to = self.area_of(s, to, rule::MOVE)?;
+                self.move_ok(s, sl, to, self.row(s, sl).movement + 1)
+            }
+            Action::Leave { unit } => {
+                let sl = self.slot_of(s, unit, rule::ACTIONS)?;
+                self.current(s, sl)?;
+                self.simple_ok(s, sl, MOVE)?;
+                let b = self.board(s);
+                if self.mode(s).shape != Shape::Lone || self.def(s, sl).cat == Cat::God {
+                    return Err(v(
+                        rule::MOVE,
+                        "only units other than Gods leave the battlefield, and only in the 3 vs 1 mode",
+                    )
+                    .expected("a unit staying on the battlefield")
+                    .found(format!("`{unit}` leaving")));
+                }
+                if self.blocked(s, sl) {
+                    return Err(v(rule::MOVE, format!("an enemy with Block holds `{unit}`"))
+                        .expected("no move")
+                        .found("leaving"));
+                }
+                if b.edge & (1 << s.units[sl].at) == 0 {
+                    return Err(v(rule::MOVE, format!("`{unit}` is not at the edge of the battlefield"))
+                        .expected("a deployment area (the board's edge)")
+                        .found(area_name(b, s.units[sl].at)));
+                }
+                Ok(())
+            }
+            Action::Attack {
+                unit,
+                target,
+                power,
+                pay,
+                roll,
+                reroll,
+                hits,
+                ..
+            } => {
+                let sl = self.slot_of(s, unit, rule::ACTIONS)?;
+                self.current(s, sl)?;
+                let d = self.slot_of(s, target, rule::ATTACK)?;
+                let pi = match power {
+                    Some(n) => {
+                        let i = self.power_of(s, sl, Some(n), rule::ACTIONS)?;
+                        if self.def(s, sl).powers[i].kind != PowerKind::Special {
+                            return Err(v(rule::ACTIONS, format!("`{n}` is not a special attack"))
+                                .expected("a special-attack power")
+                                .found(n.clone()));
+                        }
+                        Some(i)
+                    }
+                    None => None,
+                };
+                let act = &t.act;
+                if act.attacks == 0 {
+                    self.simple_ok(s, sl, ATTACK)?;
+                } else {
+                    let again = match pi {
+                        Some(i) => act.power == i as u8 && act.attacks < self.def(s, sl).powers[i].attacks,
+                        None => act.power == NONE && act.attacks < act.max_attacks,
+                    };
+                    if act.special || !again {
+                        return Err(
+                            v(rule::ACTIONS, format!("`{unit}` already attacked in this activation"))
+                                .expected("1 attack per activation (more only with a power)")
+                                .found(format!("attack number {}", act.attacks + 1)),
+                        );
+                    }
+                    if act.targets & (1 << d) != 0 {
+                        return Err(v(
+                            rule::ACTIONS,
+                            format!("`{unit}` already attacked `{target}` in this activation"),
+                        )
+                        .expected("a different unit for each attack")
+                        .found(format!("`{target}` again")));
+                    }
+                }
+                let cost = match pi {
+                    Some(i) if act.power != i as u8 => {
+                        let pw = &self.def(s, sl).powers[i];
+                        if pw.cost > 0 && t.powers & (1u128 << (sl * 4 + i)) != 0 {
+                            return Err(v(rule::ART_OF_WAR, format!("`{}` was already used this turn", pw.slug))
+                                .expected("each power at most once per turn")
+                                .found("a second use"));
+                        }
+                        pw.cost
+                    }
+                    _ => 0,
+                };
+                self.check_pay(s, p, &s.players[p].hand, cost, pay, rule::ART_OF_WAR)?;
+                let st = self.strike(s, sl, d, pi)?;
+                if !chance {
+                    return Ok(());
+                }
+                self.check_roll(unit, st, roll, reroll, *hits)
+            }
+            Action::Counter {
+                unit,
+                card,
+                roll,
+                reroll,
+                hits,
+            } => {
+                let r = rule::COUNTER;
+                let Some((att, def)) = t.pending else {
+                    return Err(v(r, "a counter-attack answers a melee attack right after it")
+                        .expected("a melee attack just before")
+                        .found(what(a)));
+                };
+                let sl = self.slot_of(s, unit, r)?;
+                if sl != def as usize {
+                    return Err(v(
+                        r,
+                        format!(
+                            "only `{}`, the unit just attacked, may counter-attack",
+                            self.uid(s, def as usize)
+                        ),
+                    )
+                    .expected(format!("a counter by `{}`", self.uid(s, def as usize)))
+                    .found(format!("a counter by `{unit}`")));
+                }
+                if t.countered & (1 << sl) != 0 {
+                    return Err(v(r, format!("`{unit}` already counter-attacked this turn"))
+                        .expected("1 counter-attack per unit per turn")
+                        .found("a second one"));
+                }
+                let (ua, ud) = (&s.units[att as usize], &s.units[sl]);
+                if !ua.on_board() || ud.at != ua.at {
+                    return Err(v(r, format!("`{unit}` is no longer in its attacker's area"))
+                        .expected("both units in the same area")
+                        .found(format!(
+                            "`{}` {}",
+                            self.uid(s, att as usize),
+                            area_name(self.board(s), ua.at)
+                        )));
+                }
+                let q = ud.owner as usize;
+                let c = self.paid_card(s, sl, card.as_deref(), unit, r, "is not an activation card of")?;
+                if s.players[q].hand.count(c) == 0 {
+                    return Err(v(
+                        r,
+                        format!(
+                            "{} must discard an activation card of `{unit}` to counter-attack",
+                            self.name(s, q)
+                        ),
+                    )
+                    .expected(format!("a `{}` card in hand", self.t.cards[c]))
+                    .found("none in hand"));
+                }
+                let st = self.strike(s, sl, att as usize, None)?;
+                if !chance {
+                    return Ok(());
+                }
+                self.check_roll(unit, st, roll, reroll, *hits)
+            }
+            Action::PickUp { unit, from } => {
+                let sl = self.slot_of(s, unit, rule::ACTIONS)?;
+                self.current(s, sl)?;
+                self.simple_ok(s, sl, PICK)?;
+                let at = s.units[sl].at;
+                if s.units[sl].carry {
+                    return Err(v(rule::ACTIONS, format!("`{unit}` already carries an omphalos"))
+                        .expected("at most 1 omphalos per unit")
+                        .found("a second one"));
+                }
+                if self.blocked(s, sl) {
+                    return Err(v(
+                        rule::ACTIONS,
+                        format!("an enemy with Block keeps `{unit}` from picking up"),
+                    )
+                    .expected("no pick-up")
+                    .found("a pick-up"));
+                }
+                let from_area = match from {
+                    None => at,
+                    Some(id) => {
+                        let f = self.area_of(s, id, rule::ACTIONS)?;
+                        let b = self.board(s);
+                        let gem = self.talents(s, sl) & talent::GEM_COLLECTOR != 0;
+                        if f != at && !(gem && b.adj(at as usize) & (1 << f) != 0) {
+                            return Err(v(
+                                rule::ACTIONS,
+                                format!("`{unit}` picks up only in its own area (adjacent ones with Gem Collector)"),
+                            )
+                            .expected(format!("`{}`", b.areas[at as usize].id))
+                            .found(id.clone()));
+                        }
+                        f
+                    }
+                };
+                if s.ground[from_area as usize] == 0 {
+                    return Err(v(
+                        rule::ACTIONS,
+                        format!(
+                            "there is no omphalos on the ground in `{}`",
+                            self.board(s).areas[from_area as usize].id
+                        ),
+                    )
+                    .expected("an omphalos to pick up")
+                    .found("none"));
+                }
+                Ok(())
+            }
+            Action::Drop { unit } => {
+                let sl = self.slot_of(s, unit, rule::ACTIONS)?;
+                self.current(s, sl)?;
+                if !s.units[sl].carry {
+                    return Err(v(rule::ACTIONS, format!("`{unit}` carries no omphalos"))
+                        .expected("a carried omphalos")
+                        .found("none"));
+                }
+                Ok(())
+            }
+            Action::Absorb { unit, from } => {
+                let sl = self.slot_of(s, unit, rule::ACTIONS)?;
+                self.current(s, sl)?;
+                if self.def(s, sl).cat != Cat::God {
+                    return Err(v(
+                        rule::ACTIONS,
+                        format!(
+                            "only Gods absorb omphalos; `{unit}` is a {}",
+                            self.def(s, sl).cat.name()
+                        ),
+                    )
+                    .expected("a God")
+                    .found(format!("`{unit}`")));
+                }
+                if !s.units[sl].on_board() {
+                    return Err(v(rule::ACTIONS, format!("`{unit}` is not on the battlefield"))
+                        .expected("`enter`")
+                        .found("an absorb"));
+                }
+                self.fresh(s, sl, "absorbing")?;
+                let at = s.units[sl].at;
+                match from {
+                    None => {
+                        if s.ground[at as usize] == 0 {
+                            return Err(v(
+                                rule::ACTIONS,
+                                format!(
+                                    "there is no omphalos on the ground in `{}`",
+                                    self.board(s).areas[at as usize].id
+                                ),
+                            )
+                            .expected("an omphalos in the God's area")
+                            .found("none"));
+                        }
+                    }
+                    Some(id) => {
+                        let c = self.slot_of(s, id, rule::ACTIONS)?;
+                        let u = &s.units[c];
+                        if u.at != at || self.team(s, c) != self.team(s, sl) || !u.carry {
+                            return Err(v(
+                                rule::ACTIONS,
+                                format!("`{id}` is not a friendly unit carrying an omphalos in `{unit}`'s area"),
+                            )
+                            .expected("an omphalos carried by a friendly unit in the God's area")
+                            .found(format!("`{id}`")));
+                        }
+                    }
+                }
+                Ok(())
+            }
+            Action::Power { unit, power, pay, .. } => {
+                let sl = self.slot_of(s, unit, rule::ART_OF_WAR)?;
+                let u = &s.units[sl];
+                if u.owner as usize != p || !u.on_board() {
+                    return Err(v(
+                        rule::ART_OF_WAR,
+                        format!("`{unit}` is not a unit of {} on the battlefield", self.name(s, p)),
+                    )
+                    .expected("an own unit on the battlefield")
+                    .found(format!("`{unit}`")));
+                }
+                let i = self.power_of(s, sl, power.as_deref(), rule::ART_OF_WAR)?;
+                let pw = &self.def(s, sl).powers[i];
+                match pw.kind {
+                    PowerKind::Special => {
+                        return Err(v(
+                            rule::ACTIONS,
+                            format!("`{}` is a special attack: it replaces an attack", pw.slug),
+                        )
+                        .expected(format!("`attack` with `power: {}`", pw.slug))
+                        .found("a `power`"));
+                    }
+                    PowerKind::Passive => {
+                        return Err(v(
+                            rule::ART_OF_WAR,
+                            format!("`{}` is passive: it works by itself, unpaid", pw.slug),
+                        )
+                        .expected("no action")
+                        .found("a `power`"));
+                    }
+                    PowerKind::Active => self.current(s, sl)?,
+                    PowerKind::Permanent => {}
+                }
+                if t.special & (1 << sl) != 0 {
+                    return Err(v(
+                        rule::ACTIONS,
+                        format!("`{unit}` took a special action: no powers for it this turn"),
+                    )
+                    .expected("no power")
+                    .found(format!("`{}`", pw.slug)));
+                }
+                if t.powers & (1u128 << (sl * 4 + i)) != 0 {
+                    return Err(v(rule::ART_OF_WAR, format!("`{}` was already used this turn", pw.slug))
+                        .expected("each power at most once per turn")
+                        .found("a second use"));
+                }
+                self.check_pay(s, p, &s.players[p].hand, pw.cost, pay, rule::ART_OF_WAR)
+                    .map(|_| ())
+            }
+            Action::EndTurn => Ok(()),
+            _ => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,482 @@
+//! Combat actions (OW-11 … OW-15) and spells (OW-16): who acts next, the
+//! roll and its casualties, retreats, ranged targets.
+
+use std::collections::BTreeMap;
+
+use super::super::OpenWars;
+use super::super::rule;
+use super::super::state::{Fight, Phase, Stack, State};
+use super::super::tables::{self, MAGIC};
+use crate::rules::Violation;
+use crate::rules::kit::{dice, v};
+
+impl OpenWars {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn check_attack(
+        &self,
+        s: &State,
+        unit: &str,
+        at: &str,
+        tie: &[u8],
+        roll: &[u8],
+        casualties: &BTreeMap<String, u8>,
+        chance: bool,
+    ) -> Result<(), Violation> {
+        let (i, f) = self.check_actor(s, unit, "attack")?;
+        let x = &s.stacks[i];
+        let t = if f.ranged {
+            let t = self.cell_ix(s, at, rule::RANGED)?;
+            let range = self.unit(x.unit).range;
+            let m = self.map(s);
+            let Some(d) = m.shot(f.cell, t) else {
+                // Along a row or column only (the map's `ranged_targets: lines`).
+                return Err(v(
+                    rule::RANGED,
+                    format!(
+                        "{} in {} cannot shoot at {at}: ranged attacks go along a row or column, never diagonally",
+                        self.unit(x.unit).id,
+                        self.cell_name(s, f.cell),
+                    ),
+                )
+                .expected(format!(
+                    "a location in the row or column of {}, 1 to {range} steps away",
+                    self.cell_name(s, f.cell)
+                ))
+                .found(format!(
+                    "{at}, {}",
+                    if m.grid.line(f.cell, t).is_some() {
+                        "in line but cut off by a missing location"
+                    } else {
+                        "diagonal"
+                    }
+                )));
+            };
+            if t == f.cell || d > range {
+                return Err(v(
+                    rule::RANGED,
+                    format!(
+                        "{} in {} (range {range}) cannot shoot at {at}: it is {d} orthogonal step{} away",
+                        self.unit(x.unit).id,
+                        self.cell_name(s, f.cell),
+                        if d == 1 { "" } else { "s" }
+                    ),
+                )
+                .expected(format!("a location 1 to {range} steps away"))
+                .found(format!("{at}, {d} steps")));
+            }
+            if self.tokens_of(s, 1 - x.player, t) == 0 {
+                return Err(v(rule::RANGED, format!("there is no enemy token in {at} to shoot at"))
+                    .expected("a location with enemy tokens")
+                    .found(format!("{at}, empty of enemies")));
+            }
+            t
+        } else {
+            if x.retreated {
+                return Err(v(
+                    rule::RETREAT,
+                    format!(
+                        "part of {} retreated this turn: the tokens left behind may not attack",
+                        self.unit(x.unit).id
+                    ),
+                )
+                .expected("hold or retreat")
+                .found("an attack"));
+            }
+            if at != self.cell_name(s, f.cell) {
+                return Err(v(
+                    rule::RANGED,
+                    format!(
+                        "in the contested location {} a stack attacks the enemies in front of it",
+                        self.cell_name(s, f.cell)
+                    ),
+                )
+                .expected(format!("at: {}", self.cell_name(s, f.cell)))
+                .found(format!("at: {at}")));
+            }
+            f.cell
+        };
+        if chance {
+            self.check_tie(s, &f, x, tie)?;
+            self.check_roll(s, x, t, roll, casualties)?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn check_retreat(
+        &self,
+        s: &State,
+        unit: &str,
+        to: &str,
+        tokens: u8,
+        tie: &[u8],
+        chance: bool,
+    ) -> Result<(), Violation> {
+        let (i, f) = self.check_actor(s, unit, "retreat")?;
+        let x = &s.stacks[i];
+        let u = self.unit(x.unit);
+        if f.ranged {
+            return Err(v(
+                rule::RETREAT,
+                "isolated ranged stacks are not engaged: they shoot or hold, they do not retreat",
+            )
+            .expected("attack or hold")
+            .found("a retreat"));
+        }
+        if x.attacked {
+            return Err(v(
+                rule::RETREAT,
+                format!("{} attacked this turn: it may not also retreat", u.id),
+            )
+            .expected("attack")
+            .found("a retreat"));
+        }
+        if tokens == 0 || tokens > x.n {
+            return Err(v(rule::RETREAT, format!("{} has {} token(s) here", u.id, x.n))
+                .expected(format!("1 to {} tokens", x.n))
+                .found(format!("{tokens}")));
+        }
+        let t = self.cell_ix(s, to, rule::RETREAT)?;
+        let m = self.map(s);
+        if !m.grid.neighbours(f.cell).contains(&t) {
+            return Err(v(
+                rule::RETREAT,
+                format!("a retreat goes to an orthogonally adjacent location, and {to} is not one"),
+            )
+            .expected(format!(
+                "one of {}",
+                m.grid
+                    .neighbours(f.cell)
+                    .iter()
+                    .map(|&c| self.cell_name(s, c))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+            .found(to));
+        }
+        let foes = self.tokens_of(s, 1 - x.player, t);
+        if foes > 0 {
+            return Err(v(
+                rule::RETREAT,
+                format!("{to} holds {foes} enemy token(s): no retreat there"),
+            )
+            .expected("an enemy-free location")
+            .found(format!("{foes} enemy token(s) in {to}")));
+        }
+        if let Some(why) = self.water_block(s, x.unit, f.cell, t) {
+            return Err(v(rule::RETREAT, format!("the retreat could not enter {to}: {why}"))
+                .expected("a location the unit could enter")
+                .found(to));
+        }
+        let cost = self.entry(s, x.unit, t);
+        if cost > u.movement {
+            return Err(v(
+                rule::RETREAT,
+                format!("{} (movement {}) cannot pay the entry cost of {to}", u.id, u.movement),
+            )
+            .expected(format!("entry cost at most {}", u.movement))
+            .found(format!("entry cost {cost}")));
+        }
+        self.stacking(s, x.player, x.unit, t, tokens)?;
+        if chance {
+            self.check_tie(s, &f, x, tie)?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn check_hold(&self, s: &State, unit: &str, tie: &[u8], chance: bool) -> Result<(), Violation> {
+        let (i, f) = self.check_actor(s, unit, "hold")?;
+        let x = &s.stacks[i];
+        if !f.ranged && !x.retreated {
+            return Err(v(
+                rule::RETREAT,
+                format!(
+                    "when its initiative comes, {} attacks or retreats; only tokens left behind by a retreat hold",
+                    self.unit(x.unit).id
+                ),
+            )
+            .expected("attack or retreat")
+            .found("hold"));
+        }
+        if chance {
+            self.check_tie(s, &f, x, tie)?;
+        }
+        Ok(())
+    }
+
+    /// The acting stack must take part in the current combat and be next by
+    /// initiative (OW-11).
+    pub(super) fn check_actor(&self, s: &State, unit: &str, what: &str) -> Result<(usize, Fight), Violation> {
+        if s.phase != Phase::Combat {
+            return Err(self.wrong_phase(s, &format!("a stack's {what}"), "combat"));
+        }
+        let Some(f) = s.fight else {
+            return Err(v(rule::COMBATS, "no combat is being fought: choose one first")
+                .expected(format!(
+                    "a fight in {}",
+                    self.map(s).ids(self.allowed_fights(s).0).join(" or ")
+                ))
+                .found(format!("a {what}")));
+        };
+        let at = self.cell_name(s, f.cell);
+        let u = self.unit_ix(unit, rule::INITIATIVE)?;
+        let Some(i) = s.stacks.iter().position(|x| x.unit == u && x.cell == f.cell) else {
+            return Err(v(
+                rule::INITIATIVE,
+                format!("{unit} has no stack in {at}, where the combat is"),
+            )
+            .expected(format!("a stack in {at}"))
+            .found(unit));
+        };
+        let x = &s.stacks[i];
+        if !self.is_participant(&f, x) {
+            return Err(v(
+                rule::INITIATIVE,
+                if f.ranged {
+                    format!("{unit} does not shoot in this combat (no range, or it has already acted)")
+                } else {
+                    format!("{unit} has already acted in round {} of this combat", f.round)
+                },
+            )
+            .expected("each stack acts once per round, by initiative")
+            .found(format!("a second {what} by {unit}")));
+        }
+        let (best, _) = self.top(s, &f);
+        let ud = self.unit(u);
+        if ud.key() != best {
+            let first = s
+                .stacks
+                .iter()
+                .find(|y| self.is_participant(&f, y) && self.unit(y.unit).key() == best)
+                .map(|y| self.unit(y.unit));
+            let first_desc = first.map_or(String::new(), |w| {
+                format!(
+                    "{} (initiative {}, {}, cost {})",
+                    w.id,
+                    w.initiative,
+                    w.class_name(),
+                    w.cost
+                )
+            });
+            return Err(v(
+                rule::INITIATIVE,
+                format!(
+                    "{first_desc} acts before {unit} (initiative {}, {}, cost {})",
+                    ud.initiative,
+                    ud.class_name(),
+                    ud.cost
+                ),
+            )
+            .expected(format!("{} to act", first.map_or("another stack", |w| w.id.as_str())))
+            .found(format!("{unit} acting")));
+        }
+        Ok((i, f))
+    }
+
+    pub(super) fn check_tie(&self, s: &State, f: &Fight, x: &Stack, tie: &[u8]) -> Result<(), Violation> {
+        let (_, who) = self.top(s, f);
+        if who != 3 {
+            if !tie.is_empty() {
+                return Err(
+                    v(rule::INITIATIVE, "no initiative tie between players here: no tie roll")
+                        .expected("no `tie` dice")
+                        .found(dice::show(tie)),
+                );
+            }
+            return Ok(());
+        }
+        if !dice::faces_ok(tie, dice::D6) {
+            return Err(v(rule::INITIATIVE, "tie dice are d6")
+                .expected("dice from 1 to 6")
+                .found(dice::show(tie)));
+        }
+        match dice::roll_off(tie) {
+            Ok(w) if w == x.player => Ok(()),
+            Ok(w) => Err(v(
+                rule::INITIATIVE,
+                format!(
+                    "initiative ties between both players' stacks and {} won the d6 roll-off",
+                    self.name(s, w)
+                ),
+            )
+            .expected(format!("a stack of {} to act", self.name(s, w)))
+            .found(format!("{} acting", self.unit(x.unit).id))),
+            Err(why) => Err(v(
+                rule::INITIATIVE,
+                format!("initiative ties between both players' stacks; the d6 roll-off is incomplete: {why}"),
+            )
+            .expected(format!(
+                "tie: one d6 for {} then one for {}, repeated while equal",
+                self.name(s, 0),
+                self.name(s, 1)
+            ))
+            .found(dice::show(tie))),
+        }
+    }
+
+    pub(super) fn check_roll(
+        &self,
+        s: &State,
+        x: &Stack,
+        t: u8,
+        roll: &[u8],
+        casualties: &BTreeMap<String, u8>,
+    ) -> Result<(), Violation> {
+        let u = self.unit(x.unit);
+        if roll.len() != usize::from(x.n) || !dice::faces_ok(roll, dice::D6) {
+            return Err(v(
+                rule::ROLL,
+                format!("{} attacks with {} token(s): one d6 per token", u.id, x.n),
+            )
+            .expected(format!("{} dice from 1 to 6", x.n))
+            .found(dice::show(roll)));
+        }
+        let hits = roll.iter().filter(|&&d| d <= u.attack).count() as u32;
+        let foe = 1 - x.player;
+        let total = self.tokens_of(s, foe, t);
+        let due = hits.min(total);
+        let mut removed = 0u32;
+        let mut max_removed = 0u8;
+        for (id, &k) in casualties {
+            let cu = self.t.unit_ix.get(id.as_str());
+            let have = cu.and_then(|cu| self.find(s, foe, cu, t)).map_or(0, |i| s.stacks[i].n);
+            if k > have {
+                return Err(v(
+                    rule::CASUALTIES,
+                    format!("{} has {have} {id} in {}", self.name(s, foe), self.cell_name(s, t)),
+                )
+                .expected(format!("at most {have} {id} removed"))
+                .found(format!("{k}")));
+            }
+            if k > 0 {
+                max_removed = max_removed.max(self.unit(cu.unwrap_or(0)).cost);
+            }
+            removed += u32::from(k);
+        }
+        if removed != due {
+            return Err(v(
+                rule::CASUALTIES,
+                format!(
+                    "{} rolled {} against attack {}: {hits} hit(s), and {} has {total} token(s) in {}",
+                    u.id,
+                    dice::show(roll),
+                    u.attack,
+                    self.name(s, foe),
+                    self.cell_name(s, t)
+                ),
+            )
+            .expected(format!("{due} casualt{}", if due == 1 { "y" } else { "ies" }))
+            .found(format!("{removed}")));
+        }
+        // Cheapest first: nothing removed may cost more than what stays.
+        for y in s.stacks.iter().filter(|y| y.player == foe && y.cell == t) {
+            let yu = self.unit(y.unit);
+            let gone = casualties.get(&yu.id).copied().unwrap_or(0);
+            if gone < y.n && yu.cost < max_removed {
+                return Err(v(
+                    rule::CASUALTIES,
+                    format!(
+                        "casualties go to the cheapest tokens first: {} (cost {}) stays while a token of cost {max_removed} is removed",
+                        yu.id, yu.cost
+                    ),
+                )
+                .expected(format!("remove {} before dearer tokens", yu.id))
+                .found(format!(
+                    "casualties {}",
+                    casualties.iter().map(|(k, n)| format!("{k}: {n}")).collect::<Vec<_>>().join(", ")
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn check_cast(
+        &self,
+        s: &State,
+        spell: &str,
+        caster: &str,
+        from: &str,
+        at: &str,
+    ) -> Result<(), Violation> {
+        if s.phase == Phase::OrderRoll {
+            return Err(v(
+                rule::SPELLS,
+                "spells are cast during the phases of a turn, not during the order roll",
+            )
+            .expected("a phase of the turn")
+            .found("the order roll"));
+        }
+        let Some(sp) = self.t.spell_ix.get(spell) else {
+            return Err(v(rule::SPELLS, format!("`{spell}` is not a spell of Open Wars"))
+                .expected("a spell id of the pack")
+                .found(spell));
+        };
+        let sd = &self.t.spells[usize::from(sp)];
+        let cu = self.unit_ix(caster, rule::SPELLS)?;
+        let ud = self.unit(cu);
+        if ud.ty != MAGIC {
+            return Err(v(
+                rule::SPELLS,
+                format!("only magic units cast spells, and {caster} is not one"),
+            )
+            .expected("a magic unit")
+            .found(format!("{caster} ({})", tables::TYPES[usize::from(ud.ty)])));
+        }
+        let Some(p) = self.owner(s, cu) else {
+            return Err(v(rule::SPELLS, format!("nobody plays the faction of {caster}"))
+                .expected("a magic unit on the map")
+                .found(caster));
+        };
+        let c = self.cell_ix(s, from, rule::SPELLS)?;
+        if self.find(s, p, cu, c).is_none() {
+            return Err(
+                v(rule::SPELLS, format!("{} has no {caster} in {from}", self.name(s, p)))
+                    .expected("the caster's location")
+                    .found(from),
+            );
+        }
+        if let Some(f) = sd.faction
+            && f != ud.faction
+        {
+            return Err(v(
+                rule::SPELLS,
+                format!(
+                    "{spell} is a spell of the {}; {caster} casts {} and common spells",
+                    self.t.factions[usize::from(f)],
+                    self.t.factions[usize::from(ud.faction)]
+                ),
+            )
+            .expected(format!(
+                "a {} or common spell",
+                self.t.factions[usize::from(ud.faction)]
+            ))
+            .found(spell));
+        }
+        if sd.combat && s.phase != Phase::Combat {
+            return Err(v(
+                rule::SPELLS,
+                format!("{spell} is a combat spell: only in the combat phase"),
+            )
+            .expected("the combat phase")
+            .found(format!("the {} phase", s.phase.name())));
+        }
+        let mana = s.mana[usize::from(p)];
+        if mana < u32::from(sd.cost) {
+            return Err(v(rule::SPELLS, format!("{} cannot pay for {spell}", self.name(s, p)))
+                .expected(format!("{} mana", sd.cost))
+                .found(format!("{mana} mana in reserve")));
+        }
+        let t = self.cell_ix(s, at, rule::SPELLS)?;
+        let d = self.map(s).grid.distance(c, t);
+        if d > ud.range {
+            return Err(v(
+                rule::SPELLS,
+                format!("a spell reaches as far as its caster's range ({caster}: {})", ud.range),
+            )
+            .expected(format!("a location at most {} step(s) from {from}", ud.range))
+            .found(format!("{at}, {d} steps away")));
+        }
+        Ok(())
+    }
+
+    // ----- application -----
+}
