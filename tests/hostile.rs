@@ -198,6 +198,31 @@ fn a_batch_folders_list_linked_out_of_it_is_not_read() {
     }
 }
 
+#[test]
+fn a_stats_folders_log_linked_out_of_it_is_not_read() {
+    // `stats DIR`: the user named the folder, pnpkit found the logs in it.
+    let p = Project::new();
+    std::fs::create_dir_all(p.path("logs")).unwrap();
+    std::fs::copy(
+        root().join("data/unmatched/logs/sample-duel.yaml"),
+        p.path("logs/a-duel.yaml"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(p.secret(), p.path("logs/b-leak.yaml")).unwrap();
+    let data = root().join("data");
+    let o = p.run(&["--data", data.to_str().unwrap(), "stats", "logs"]);
+    let text = common::out(&o);
+    assert!(
+        !text.contains("SECRET-LINE"),
+        "a refused file's content was printed:\n{text}"
+    );
+    // stats leaves a log it cannot use out, with the log's first problem (W076).
+    assert!(
+        text.contains("logs/b-leak.yaml") && text.contains("leads outside the project"),
+        "{text}"
+    );
+}
+
 /// A project root with `fonts/` and `templates/`, and a secret outside it.
 fn layout_project() -> (tempfile::TempDir, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();

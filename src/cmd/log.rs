@@ -52,11 +52,19 @@ impl LogReport {
 
 /// Reads the log at `path`, loads its game from `data` and replays it.
 pub fn check_log(data: &Path, path: &Path, options: &Options) -> Result<LogReport, Fatal> {
-    check_log_with(&mut Games::default(), data, path, options)
+    check_log_with(&mut Games::default(), data, path, &Scope::named(), options)
 }
 
-/// [`check_log`], loading each game once into `games`.
-pub fn check_log_with(games: &mut Games, data: &Path, path: &Path, options: &Options) -> Result<LogReport, Fatal> {
+/// [`check_log`], loading each game once into `games`; the log is read
+/// inside `scope` (anywhere when the user named it, inside its folder when
+/// pnpkit found it there).
+pub fn check_log_with(
+    games: &mut Games,
+    data: &Path,
+    path: &Path,
+    scope: &Scope,
+    options: &Options,
+) -> Result<LogReport, Fatal> {
     let limits = Limits::default();
     let mut report = LogReport {
         sources: SourceMap::default(),
@@ -65,7 +73,7 @@ pub fn check_log_with(games: &mut Games, data: &Path, path: &Path, options: &Opt
         rule_title: None,
         log: None,
     };
-    let (file, text) = match super::read_source(path, Input::Log, &Scope::named(), &mut report.sources)? {
+    let (file, text) = match super::read_source(path, Input::Log, scope, &mut report.sources)? {
         Ok(read) => read,
         Err(d) => {
             report.diagnostics.push(d);
@@ -411,7 +419,7 @@ pub fn run(cli: &Cli, args: &LogArgs) -> Result<Outcome, Fatal> {
     let options = Options {
         trace: args.trace || args.html.is_some(),
     };
-    let mut report = check_log_with(&mut games, &cli.data, &args.file, &options)?;
+    let mut report = check_log_with(&mut games, &cli.data, &args.file, &Scope::named(), &options)?;
     let page = match (&args.html, &report.log, &report.replay) {
         (Some(path), Some(log), Some(replay)) => {
             let (game, engine) = &games.loaded[&log.game];
