@@ -206,6 +206,12 @@ const STYLES: &[&str] = &[
     "\n    es: >-\n      Uno dos\n      tres\n    en: >-\n      uno dos\n      tres",
     "\n    es: >-\n      Uno\n",
     "\n    es: Uno",
+    "\n    es: >\n      Uno\n    en: >\n      uno\n      dos",
+    "\n    es: |-\n      Uno\n    en: |-\n      uno",
+    "\n    es: |+\n      Uno\n\n    en: |+\n      uno\n",
+    "  {es: Uno,\n    en: uno}",
+    "\n    es: Uno\n    en: uno\n      dos",
+    "\n    es: Uno\n    en: \"uno\n      dos\"",
 ];
 
 fn document() -> String {
