@@ -93,7 +93,10 @@ pub enum Command {
                             pnpkit build openwars --locale en --paper letter\n  \
                             pnpkit build --duplex short         backs mirrored for short-edge flipping\n  \
                             pnpkit build --layout gutterfold    fronts and backs side by side, fold in the middle\n  \
-                            pnpkit build --ink-saver            no background fills"
+                            pnpkit build --ink-saver            no background fills\n  \
+                            pnpkit build --timings              where the time went, per stage and per game\n\n\
+                            Documents whose inputs did not change since the last build are taken from the cache in\n\
+                            <out>/.cache (bounded by --cache-limit, safe to delete); --no-cache compiles everything."
     )]
     Build(BuildArgs),
 
@@ -479,6 +482,25 @@ pub struct BuildArgs {
     /// Exit with 1 when the build has warnings (text cut off by its box, a character no font can draw …).
     #[arg(long)]
     pub deny_warnings: bool,
+
+    #[command(flatten)]
+    pub cache: CacheArgs,
+
+    /// Print where the time went: each stage, and each game's documents compiled and reused.
+    #[arg(long)]
+    pub timings: bool,
+}
+
+/// The build cache (`<out>/.cache`).
+#[derive(Debug, Args)]
+pub struct CacheArgs {
+    /// Compile every document: neither read nor write the build cache.
+    #[arg(long)]
+    pub no_cache: bool,
+
+    /// Largest size of the build cache in MB; the entries used least recently go first.
+    #[arg(long, value_name = "MB", default_value_t = 1024)]
+    pub cache_limit: u64,
 }
 
 #[derive(Debug, Args)]
@@ -577,6 +599,9 @@ pub struct GalleryArgs {
     /// Games, locales and output folder (`<out>/<game>/index.html`).
     #[command(flatten)]
     pub select: Selection,
+
+    #[command(flatten)]
+    pub cache: CacheArgs,
 }
 
 #[derive(Debug, Args)]

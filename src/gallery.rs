@@ -5,15 +5,14 @@
 
 use std::path::{Path, PathBuf};
 
-use rayon::prelude::*;
 use serde_json::{Value, json};
 use tera::{Context, Tera};
 
 use crate::diag::{Diagnostic, SourceMap};
 use crate::fsx::read::ReadError;
 use crate::model::{FieldSpec, Game, Shape};
+use crate::render::pipeline::Pictures;
 use crate::render::world::Shared;
-use crate::render::{KitOptions, compile, plan_pieces};
 
 /// The built-in page template, used when the project has none.
 const TEMPLATE: &str = include_str!("../templates/gallery/index.html");
@@ -88,48 +87,17 @@ fn flatten(sections: &Value, depth: usize, out: &mut Vec<Value>) {
     }
 }
 
-/// The gallery's files for `game` in `locale`, relative to `<out>/<game>/`:
-/// `index.html` and `gallery/<kind>/<id>.svg`. Typst errors come back as
-/// diagnostics.
+/// The gallery's files for `game`, relative to `<out>/<game>/`: `index.html`
+/// and `gallery/<kind>/<id>.svg`, the pictures the build drew of its designs
+/// (in the locale of `pictures`).
 #[allow(clippy::type_complexity)]
 pub fn gallery(
     shared: &Shared,
     game: &Game,
-    locale: &str,
-    template: &str,
+    pictures: &Pictures,
 ) -> Result<Vec<(PathBuf, Vec<u8>)>, Vec<(Diagnostic, SourceMap)>> {
-    let opts = KitOptions::default();
-    let pieces = plan_pieces(game, locale, &opts, template);
-    // The designs, laid out as the kit lays them out (memoized when `build` just did).
-    let docs: Vec<_> = pieces
-        .chunks
-        .par_iter()
-        .map(|c| {
-            let mut sources = SourceMap::default();
-            compile(shared, c, &[], &mut sources, None).map_err(|d| (d, sources))
-        })
-        .collect();
-    let mut compiled = Vec::new();
-    let mut problems = Vec::new();
-    for d in docs {
-        match d {
-            Ok(c) => compiled.push(c.document),
-            Err((diags, sources)) => {
-                for d in diags {
-                    let mut s = SourceMap::default();
-                    for i in 0..sources.len() {
-                        let f = sources.get(crate::diag::FileId(i as u32));
-                        s.add(f.path.clone(), f.text.clone());
-                    }
-                    problems.push((d, s));
-                }
-            }
-        }
-    }
-    if !problems.is_empty() {
-        return Err(problems);
-    }
-    let mut jobs = Vec::new();
+    let locale = pictures.locale.as_str();
+    let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
     let mut components = Vec::new();
     let mut kinds = Vec::new();
     for kind in game.kinds.values() {
@@ -141,16 +109,10 @@ pub fn gallery(
         for c in list {
             let printed = kind.shape != Shape::None && kind.size.is_some();
             let image = printed.then(|| {
-                let face = if kind.shape == Shape::Board { "board" } else { "front" };
-                let variant = kind
-                    .variants
-                    .as_ref()
-                    .and_then(|v| game.components.get(v))
-                    .and_then(|l| l.first())
-                    .map(|v| v.id.as_str());
-                let (chunk, page) = pieces.locate(&kind.id, &c.id, face, variant);
                 let rel = format!("gallery/{}/{}.svg", kind.id, c.id);
-                jobs.push((chunk, page, rel.clone()));
+                if let Some(svg) = pictures.svgs.get(&(kind.id.clone(), c.id.clone())) {
+                    files.push((PathBuf::from(&rel), svg.clone()));
+                }
                 rel
             });
             let shown: Vec<Value> = c
@@ -184,14 +146,6 @@ pub fn gallery(
             }));
         }
     }
-    let mut files: Vec<(PathBuf, Vec<u8>)> = jobs
-        .par_iter()
-        .filter_map(|(chunk, page, rel)| {
-            let p = compiled.get(*chunk)?.pages().get(page.checked_sub(1)?)?;
-            let svg = typst_svg::svg(p, &typst_svg::SvgOptions::default());
-            Some((PathBuf::from(rel), svg.into_bytes()))
-        })
-        .collect();
     let rules = crate::render::book::rules_view(game, locale, crate::markup::TextOut::Html);
     let chapters: Vec<Value> = rules["chapters"]
         .as_array()
@@ -261,25 +215,22 @@ fn render(source: &str, page: &Value) -> Result<String, String> {
     tera.render("index.html", &ctx).map_err(err)
 }
 
-/// The files of every game's gallery, under `<out>/<game>/`.
+/// The files of every game's gallery, under `<out>/<game>/`, from the
+/// pictures a build drew ([`crate::render::pipeline::Run::gallery`]).
 #[allow(clippy::type_complexity)]
 pub fn galleries(
     shared: &Shared,
     games: &[Game],
-    locales: &[String],
+    pictures: &[Pictures],
     out: &Path,
 ) -> (Vec<(PathBuf, Vec<u8>)>, Vec<(Diagnostic, SourceMap)>) {
     let mut files = Vec::new();
     let mut problems = Vec::new();
     for game in games {
-        let locale = locales
-            .iter()
-            .find(|l| game.locales.contains(l))
-            .or(game.locales.first())
-            .cloned()
-            .unwrap_or_default();
-        let template = crate::render::pipeline::template_for(shared.root(), &game.id);
-        match gallery(shared, game, &locale, &template) {
+        let Some(p) = pictures.iter().find(|p| p.game == game.id) else {
+            continue;
+        };
+        match gallery(shared, game, p) {
             Ok(f) => files.extend(f.into_iter().map(|(p, b)| (out.join(&game.id).join(p), b))),
             Err(p) => problems.extend(p),
         }

@@ -11,6 +11,8 @@ use crate::cli::{Cli, GalleryArgs};
 use crate::diag::{Diagnostic, SourceMap, render_human};
 use crate::fsx::txn::DirSwap;
 use crate::pack::yaml::Limits;
+use crate::render::KitOptions;
+use crate::render::pipeline::{Run, build_with};
 use crate::render::world::Shared;
 
 /// Stages gallery files (paths under `out`) in `swap`; returns how many.
@@ -34,7 +36,7 @@ pub fn render_problems(problems: &[(Diagnostic, SourceMap)], color: bool) -> Str
     s
 }
 
-pub fn run(cli: &Cli, args: &GalleryArgs, _progress: &dyn Progress) -> Result<Outcome, Fatal> {
+pub fn run(cli: &Cli, args: &GalleryArgs, progress: &dyn Progress) -> Result<Outcome, Fatal> {
     let start = Instant::now();
     let color = use_color(cli.color);
     let report = check(&cli.data, &args.select.games, &Limits::default())?;
@@ -51,7 +53,23 @@ pub fn run(cli: &Cli, args: &GalleryArgs, _progress: &dyn Progress) -> Result<Ou
             "cannot load fonts from `fonts/`: {e} (run pnpkit from the project root)"
         ))
     })?;
-    let (files, problems) = crate::gallery::galleries(&shared, &report.games, &args.select.locale, &args.select.out);
+    // The designs of each game's gallery locale, laid out as a default build lays them out.
+    let opts = KitOptions {
+        locales: (!args.select.locale.is_empty()).then(|| args.select.locale.clone()),
+        ..KitOptions::default()
+    };
+    let store = super::cache_store(&args.cache, &args.select.out);
+    let run = Run {
+        store: store.as_ref(),
+        pictures_only: true,
+        ..Run::default()
+    };
+    let output = build_with(&shared, &report.games, &opts, progress, &run);
+    let (files, mut problems) = crate::gallery::galleries(&shared, &report.games, &output.pictures, &args.select.out);
+    problems.splice(0..0, output.problems);
+    if let Some(store) = &store {
+        store.evict();
+    }
     if !problems.is_empty() {
         return Ok(Outcome {
             stdout: render_problems(&problems, color) + "gallery failed: nothing was written\n",

@@ -80,14 +80,14 @@ pub fn check_log_with(
             return Ok(report);
         }
     };
-    let node = match pack::parse_yaml(&text, file, &limits) {
+    let node = match log::parse(&text, file, &limits) {
         Ok(n) => n,
         Err(d) => {
             report.diagnostics.push(*d);
             return Ok(report);
         }
     };
-    let log = match log::read(&node) {
+    let log = match log::read_owned(node) {
         Ok(l) => l,
         Err(ds) => {
             report.diagnostics = ds;

@@ -114,6 +114,16 @@ pub fn project_shared() -> Result<crate::render::world::Shared, Fatal> {
     Ok(shared)
 }
 
+/// The build cache in `<out>/.cache`, unless `--no-cache`.
+pub fn cache_store(args: &crate::cli::CacheArgs, out: &std::path::Path) -> Option<crate::render::cache::Store> {
+    (!args.no_cache).then(|| {
+        crate::render::cache::Store::new(
+            &out.join(crate::render::cache::DIR),
+            args.cache_limit.saturating_mul(1024 * 1024),
+        )
+    })
+}
+
 /// Diagnostics that each carry their own sources, rendered for humans or as JSON.
 pub fn render_each<'a>(
     items: impl IntoIterator<Item = &'a (crate::diag::Diagnostic, crate::diag::SourceMap)>,

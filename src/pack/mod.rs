@@ -6,6 +6,7 @@ pub mod construction;
 pub mod decl;
 pub mod draw;
 pub mod git;
+pub mod plain_yaml;
 pub mod reader;
 pub mod revision;
 pub mod yaml;

@@ -3,6 +3,7 @@
 //! reads templates and fonts from the project root.
 
 pub mod book;
+pub mod cache;
 pub mod decklist;
 pub mod impose;
 pub mod pipeline;
@@ -440,6 +441,39 @@ impl PiecesPlan {
     }
 }
 
+/// The design the gallery shows of each printed component, as (kind, id,
+/// chunk, page): its front, a board with its first variant.
+pub fn gallery_designs(game: &Game, pieces: &PiecesPlan) -> Vec<(String, String, usize, usize)> {
+    let mut out = Vec::new();
+    for kind in game.kinds.values() {
+        if kind.shape == Shape::None || kind.size.is_none() {
+            continue;
+        }
+        let face = if kind.shape == Shape::Board { "board" } else { "front" };
+        let variant = kind
+            .variants
+            .as_ref()
+            .and_then(|v| game.components.get(v))
+            .and_then(|l| l.first())
+            .map(|v| v.id.as_str());
+        for c in game.components.get(&kind.id).into_iter().flatten() {
+            let (chunk, page) = pieces.locate(&kind.id, &c.id, face, variant);
+            out.push((kind.id.clone(), c.id.clone(), chunk, page));
+        }
+    }
+    out
+}
+
+/// The locale of a game's gallery: the first of `locales` the game has, else its first.
+pub fn gallery_locale(game: &Game, locales: &[String]) -> String {
+    locales
+        .iter()
+        .find(|l| game.locales.contains(l))
+        .or(game.locales.first())
+        .cloned()
+        .unwrap_or_default()
+}
+
 /// The variants a board prints: one per component of its `variants` kind, or none.
 fn variants<'a>(game: &'a Game, kind: &'a Kind) -> Vec<Option<&'a str>> {
     match &kind.variants {
@@ -834,6 +868,9 @@ pub struct Compiled {
     pub warnings: Vec<Diagnostic>,
     /// What preflight found on its pages (when asked for).
     pub findings: Vec<Diagnostic>,
+    /// Every file typst read besides the main source and data (see
+    /// [`world::DocWorld::read_files`]): what the build cache checks.
+    pub read: Vec<(String, Option<typst::foundations::Bytes>)>,
 }
 
 /// Compiles a plan with typst. Errors come back as diagnostics that point
@@ -895,6 +932,7 @@ pub fn compile(
                 document,
                 warnings,
                 findings,
+                read: world.read_files(),
             })
         }
         Err(errors) => {

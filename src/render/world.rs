@@ -94,6 +94,11 @@ impl Shared {
         read_bounded(&self.root.join(rel), max::TEMPLATE_FILE, &self.scope)
     }
 
+    /// The fonts of `fonts/`, in the order typst's font book numbers them.
+    pub fn fonts(&self) -> &[Font] {
+        &self.fonts
+    }
+
     pub fn font_count(&self) -> usize {
         self.fonts.len()
     }
@@ -115,6 +120,13 @@ pub struct DocWorld<'a> {
     sources: Mutex<HashMap<FileId, Source>>,
     /// Files made in memory by pnpkit (the pieces document), by virtual path.
     extra: HashMap<FileId, Bytes>,
+    /// The in-memory files typst asked for (the build cache's dependencies).
+    used: Mutex<std::collections::HashSet<FileId>>,
+}
+
+/// The virtual path of a file id (`/templates/shared/kit.typ`).
+fn vpath(id: FileId) -> String {
+    format!("/{}", id.vpath().get_without_slash())
 }
 
 pub fn file_id(path: &str) -> FileId {
@@ -137,6 +149,7 @@ impl<'a> DocWorld<'a> {
             cache: Mutex::new(HashMap::new()),
             sources: Mutex::new(HashMap::new()),
             extra: HashMap::new(),
+            used: Mutex::new(std::collections::HashSet::new()),
         }
     }
 
@@ -174,6 +187,21 @@ impl<'a> DocWorld<'a> {
             .unwrap_or_default();
         all.sort_by_key(|s| self.path_of(s.id()));
         all
+    }
+
+    /// Every file the document read besides its main source and data, by
+    /// virtual path, with its bytes (`None`: it could not be read), sorted:
+    /// what the build cache checks before it reuses the document.
+    pub fn read_files(&self) -> Vec<(String, Option<Bytes>)> {
+        let mut out: Vec<(String, Option<Bytes>)> = Vec::new();
+        for id in self.used.lock().expect("lock").iter() {
+            out.push((vpath(*id), self.extra.get(id).cloned()));
+        }
+        for (id, r) in self.cache.lock().expect("lock").iter() {
+            out.push((vpath(*id), r.as_ref().ok().cloned()));
+        }
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
     }
 
     /// The real path of a file id, for diagnostics.
@@ -215,6 +243,7 @@ impl World for DocWorld<'_> {
             return Ok(self.data.clone());
         }
         if let Some(b) = self.extra.get(&id) {
+            self.used.lock().expect("lock").insert(id);
             return Ok(b.clone());
         }
         if id == self.main {

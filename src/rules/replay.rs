@@ -122,6 +122,10 @@ fn decode<T: DeserializeOwned>(
     what: &str,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<T> {
+    // Without tracking the path first: the path is only needed to point at a problem.
+    if let Ok(v) = T::deserialize(value) {
+        return Some(v);
+    }
     match serde_path_to_error::deserialize(value) {
         Ok(v) => Some(v),
         Err(e) => {
