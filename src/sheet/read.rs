@@ -145,8 +145,8 @@ impl Collect {
                 self.cells += col + cols - cells.len();
                 cells.resize(col + cols, String::new());
             }
-            for c in col..col + cols {
-                cells[c] = value.to_owned();
+            for cell in &mut cells[col..col + cols] {
+                *cell = value.to_owned();
             }
             self.text += (value.len() * cols) as u64;
         }
