@@ -1,36 +1,59 @@
 //! The project's fonts (`fonts/`, the only font source) by family name, as
 //! typst names them, and the diagnostic for a family that is not there.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::diag::{Code, Diagnostic};
+use crate::fsx::read::{ReadError, Scope, max, read_bounded};
 
-/// The largest font file read.
-const MAX_FONT: u64 = 64 * 1024 * 1024;
+/// The fonts of a folder: family names, and the files that were not read.
+#[derive(Debug, Default)]
+pub struct Families {
+    /// Family names, sorted, without repeats.
+    pub families: Vec<String>,
+    /// Font files refused (a link out of the project, a special file, too large).
+    pub refused: Vec<(PathBuf, crate::fsx::read::Refusal)>,
+}
 
 /// Family names of the fonts in `dir`, sorted, without repeats.
-pub fn families(dir: &Path) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
+pub fn families(dir: &Path) -> Families {
+    let mut res = Families::default();
+    let out = &mut res.families;
     let Ok(entries) = std::fs::read_dir(dir) else {
-        return out;
+        return res;
     };
-    for e in entries.flatten() {
-        let p = e.path();
-        let font = matches!(
-            p.extension()
-                .and_then(|x| x.to_str())
-                .map(str::to_ascii_lowercase)
-                .as_deref(),
-            Some("ttf" | "otf" | "ttc" | "otc")
-        );
-        if !font || !e.file_type().is_ok_and(|t| t.is_file()) {
-            continue;
-        }
-        let Ok(meta) = e.metadata() else { continue };
-        if meta.len() > MAX_FONT {
-            continue;
-        }
-        let Ok(bytes) = std::fs::read(&p) else { continue };
+    // Fonts are read like every project file: opened once, checked on the
+    // opened file (inside the project folder holding `fonts/`), bounded.
+    let project = dir
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let Ok(scope) = Scope::within(project) else {
+        return res;
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            matches!(
+                p.extension()
+                    .and_then(|x| x.to_str())
+                    .map(str::to_ascii_lowercase)
+                    .as_deref(),
+                Some("ttf" | "otf" | "ttc" | "otc")
+            )
+        })
+        .collect();
+    paths.sort();
+    for p in paths {
+        let bytes = match read_bounded(&p, max::FONT, &scope) {
+            Ok(b) => b,
+            Err(ReadError::Refused(r)) => {
+                res.refused.push((p, r));
+                continue;
+            }
+            Err(ReadError::Io(_)) => continue,
+        };
         for info in typst::text::FontInfo::iter(&bytes) {
             if !out.contains(&info.family) {
                 out.push(info.family);
@@ -38,7 +61,7 @@ pub fn families(dir: &Path) -> Vec<String> {
         }
     }
     out.sort();
-    out
+    res
 }
 
 /// A font family that `fonts/` does not have: never a silent fallback.

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use tera::{Context, Tera};
 
 use crate::diag::{Diagnostic, SourceMap};
+use crate::fsx::read::ReadError;
 use crate::model::{FieldSpec, Game, Shape};
 use crate::render::pipeline::Pictures;
 use crate::render::world::Shared;
@@ -167,8 +168,22 @@ pub fn gallery(
         "chapters": chapters,
         "glossary": rules["glossary"],
     });
-    let source = std::fs::read_to_string(shared.root().join("templates/gallery/index.html"))
-        .unwrap_or_else(|_| TEMPLATE.to_owned());
+    let template = Path::new("templates/gallery/index.html");
+    let refused = |why: String| {
+        vec![(
+            Diagnostic::new(
+                crate::diag::Code::TemplateError,
+                format!("template error: the gallery template is not read: {why}"),
+            )
+            .in_file(template),
+            SourceMap::default(),
+        )]
+    };
+    let source = match shared.read(template) {
+        Ok(bytes) => String::from_utf8(bytes).map_err(|_| refused("it is not UTF-8 text".into()))?,
+        Err(ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => TEMPLATE.to_owned(),
+        Err(e) => return Err(refused(e.to_string())),
+    };
     let html = render(&source, &page).map_err(|e| {
         vec![(
             Diagnostic::new(

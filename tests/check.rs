@@ -54,7 +54,8 @@ fn every_code_has_a_fixture_that_reports_it() {
     // `template-*` codes come from `build` (tests/render.rs), `log-*` from
     // `log` (tests/rules.rs), `deck-*` from `deck` (tests/deck.rs) and
     // `preflight-*` and `missing-glyph` from `preflight`/`build` (tests/preflight.rs), `shop-*` from
-    // `export --shop` (tests/shop.rs), `stats-*` from `stats` (tests/stats.rs).
+    // `export --shop` (tests/shop.rs), `stats-*` from `stats` (tests/stats.rs), `sheet-*` from `import`
+    // and `i18n-*` from `i18n import` (tests/hostile.rs, tests/i18n.rs).
     let check_time = |c: &&Code| {
         ![
             "template-",
@@ -63,6 +64,8 @@ fn every_code_has_a_fixture_that_reports_it() {
             "preflight-",
             "shop-",
             "missing-glyph",
+            "sheet-",
+            "i18n-",
             "stats-",
         ]
         .iter()

@@ -7,47 +7,16 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::Value;
 
 fn chromium() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("CHROMIUM") {
-        return Some(PathBuf::from(p));
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .flat_map(|d| ["chromium", "chromium-browser", "google-chrome"].map(|n| d.join(n)))
-        .find(|p| p.is_file())
+    common::chromium::find()
 }
 
 /// The DOM after the page's script ran, at `#step=…` when given.
 fn dom(browser: &Path, page: &Path, hash: &str) -> String {
-    let o = Command::new(browser)
-        .args([
-            "--headless",
-            "--disable-gpu",
-            "--no-sandbox",
-            "--enable-logging=stderr",
-            "--v=0",
-        ])
-        .args([
-            "--allow-file-access-from-files",
-            "--virtual-time-budget=3000",
-            "--dump-dom",
-        ])
-        .arg(format!("file://{}{hash}", page.display()))
-        .output()
-        .unwrap();
-    let errors: Vec<&str> = std::str::from_utf8(&o.stderr)
-        .unwrap()
-        .lines()
-        .filter(|l| l.contains("CONSOLE") || l.contains("Uncaught"))
-        .collect();
-    assert!(errors.is_empty(), "{errors:#?}");
-    let d = String::from_utf8_lossy(&o.stdout).into_owned();
-    assert!(d.contains("data-ready=\"true\""), "the script did not run");
-    d
+    common::chromium::ready_dom(browser, page, hash)
 }
 
 /// The page's embedded replay.

@@ -8,7 +8,6 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::Value;
 
@@ -236,13 +235,7 @@ fn simulated_games_replay_clean_and_their_statistics_check_out() {
 }
 
 fn chromium() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("CHROMIUM") {
-        return Some(PathBuf::from(p));
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .flat_map(|d| ["chromium", "chromium-browser", "google-chrome"].map(|n| d.join(n)))
-        .find(|p| p.is_file())
+    common::chromium::find()
 }
 
 /// The page as headless Chromium builds it: no console error, the script
@@ -258,30 +251,7 @@ fn html_in_chromium(page: &Path, v: &Value) {
         println!("SKIPPED: chromium not found");
         return;
     };
-    let o = Command::new(browser)
-        .args([
-            "--headless",
-            "--disable-gpu",
-            "--no-sandbox",
-            "--enable-logging=stderr",
-            "--v=0",
-        ])
-        .args([
-            "--allow-file-access-from-files",
-            "--virtual-time-budget=3000",
-            "--dump-dom",
-        ])
-        .arg(format!("file://{}", page.display()))
-        .output()
-        .unwrap();
-    let errors: Vec<&str> = std::str::from_utf8(&o.stderr)
-        .unwrap()
-        .lines()
-        .filter(|l| l.contains("CONSOLE") || l.contains("Uncaught"))
-        .collect();
-    assert!(errors.is_empty(), "{errors:#?}");
-    let dom = String::from_utf8_lossy(&o.stdout);
-    assert!(dom.contains("data-ready=\"true\""), "the script did not run");
+    let dom = common::chromium::ready_dom(&browser, page, "");
     let rates: usize = v["dimensions"]
         .as_array()
         .unwrap()

@@ -9,7 +9,7 @@ use super::{Fatal, Outcome, Status, use_color};
 use crate::check::check;
 use crate::cli::{BuildArgs, Cli, DuplexArg, Format, LayoutArg, PaperArg, PrintArgs};
 use crate::diag::{Diagnostic, SourceMap, render_human, to_json};
-use crate::fsx::write_atomic;
+use crate::fsx::txn::DirSwap;
 use crate::pack::yaml::Limits;
 use crate::render::impose::{self, Duplex, Settings};
 use crate::render::pipeline::{Run, Stats, build_with, epoch};
@@ -122,28 +122,35 @@ pub fn run(cli: &Cli, args: &BuildArgs, progress: &dyn super::Progress) -> Resul
             status: Status::Problems,
         });
     }
-    let write_start = Instant::now();
-    let mut pages = 0;
-    for b in &built {
-        let path = args.select.out.join(&b.plan.out);
-        write_atomic(&path, &b.pdf).map_err(|source| Fatal::Write { path, source })?;
-        pages += b.pages;
-    }
-    stats.stages.push(("write", write_start.elapsed().as_secs_f64()));
-    // The HTML gallery of each game, with the pictures the build drew of its designs.
+    // The gallery belongs to the same step: every game's kit and gallery are
+    // staged together and swapped in whole, or nothing changes.
     let gallery_start = Instant::now();
     let (gallery, gallery_problems) =
         crate::gallery::galleries(&shared, &report.games, &output.pictures, &args.select.out);
     if !gallery_problems.is_empty() {
         return Ok(Outcome {
             stdout: super::gallery::render_problems(&gallery_problems, color)
-                + "build failed: the kits were written, the gallery was not\n",
+                + "build failed: the gallery does not render; nothing was written\n",
             status: Status::Problems,
         });
     }
-    let gallery_files = super::gallery::write(&gallery)?;
     let gallery_seconds = gallery_start.elapsed().as_secs_f64();
     stats.stages.push(("gallery", gallery_seconds));
+    let write_start = Instant::now();
+    let out = &args.select.out;
+    let io = |path: &std::path::Path| {
+        let path = path.to_path_buf();
+        move |source| Fatal::Write { path, source }
+    };
+    let swap = DirSwap::begin(out).map_err(io(out))?;
+    let mut pages = 0;
+    for b in &built {
+        swap.write(&b.plan.out, &b.pdf).map_err(io(&out.join(&b.plan.out)))?;
+        pages += b.pages;
+    }
+    let gallery_files = super::gallery::stage(&swap, out, &gallery)?;
+    swap.commit().map_err(io(out))?;
+    stats.stages.push(("write", write_start.elapsed().as_secs_f64()));
     if let Some(store) = &store {
         let t = Instant::now();
         store.evict();

@@ -9,16 +9,17 @@ use super::{Fatal, Outcome, Progress, Status, use_color};
 use crate::check::check;
 use crate::cli::{Cli, GalleryArgs};
 use crate::diag::{Diagnostic, SourceMap, render_human};
-use crate::fsx::write_atomic;
+use crate::fsx::txn::DirSwap;
 use crate::pack::yaml::Limits;
 use crate::render::KitOptions;
 use crate::render::pipeline::{Run, build_with};
 use crate::render::world::Shared;
 
-/// Writes gallery files; returns how many.
-pub fn write(files: &[(PathBuf, Vec<u8>)]) -> Result<usize, Fatal> {
+/// Stages gallery files (paths under `out`) in `swap`; returns how many.
+pub fn stage(swap: &DirSwap, out: &Path, files: &[(PathBuf, Vec<u8>)]) -> Result<usize, Fatal> {
     for (path, bytes) in files {
-        write_atomic(path, bytes).map_err(|source| Fatal::Write {
+        let rel = path.strip_prefix(out).unwrap_or(path);
+        swap.write(rel, bytes).map_err(|source| Fatal::Write {
             path: path.clone(),
             source,
         })?;
@@ -75,7 +76,17 @@ pub fn run(cli: &Cli, args: &GalleryArgs, progress: &dyn Progress) -> Result<Out
             status: Status::Problems,
         });
     }
-    let n = write(&files)?;
+    // Each game's gallery is swapped in whole (its kit PDFs carried over).
+    let out = &args.select.out;
+    let swap = DirSwap::begin(out).map_err(|source| Fatal::Write {
+        path: out.clone(),
+        source,
+    })?;
+    let n = stage(&swap, out, &files)?;
+    swap.commit().map_err(|source| Fatal::Write {
+        path: out.clone(),
+        source,
+    })?;
     let pages: Vec<String> = report
         .games
         .iter()

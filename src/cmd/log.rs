@@ -10,9 +10,10 @@ use super::{Fatal, Outcome, use_color};
 use crate::check::check;
 use crate::cli::{Cli, Format, LogArgs};
 use crate::diag::{Code, Diagnostic, JsonDiagnostic, SourceMap, render_human, to_json};
+use crate::fsx::read::Scope;
 use crate::model::Game;
 use crate::pack::yaml::Limits;
-use crate::pack::{self, LoadError};
+use crate::pack::{self, Input, LoadError};
 use crate::rules::replay::{Failure, FailureKind, flow};
 use crate::rules::{Options, Replay, engine_for, log};
 
@@ -51,11 +52,19 @@ impl LogReport {
 
 /// Reads the log at `path`, loads its game from `data` and replays it.
 pub fn check_log(data: &Path, path: &Path, options: &Options) -> Result<LogReport, Fatal> {
-    check_log_with(&mut Games::default(), data, path, options)
+    check_log_with(&mut Games::default(), data, path, &Scope::named(), options)
 }
 
-/// [`check_log`], loading each game once into `games`.
-pub fn check_log_with(games: &mut Games, data: &Path, path: &Path, options: &Options) -> Result<LogReport, Fatal> {
+/// [`check_log`], loading each game once into `games`; the log is read
+/// inside `scope` (anywhere when the user named it, inside its folder when
+/// pnpkit found it there).
+pub fn check_log_with(
+    games: &mut Games,
+    data: &Path,
+    path: &Path,
+    scope: &Scope,
+    options: &Options,
+) -> Result<LogReport, Fatal> {
     let limits = Limits::default();
     let mut report = LogReport {
         sources: SourceMap::default(),
@@ -64,7 +73,7 @@ pub fn check_log_with(games: &mut Games, data: &Path, path: &Path, options: &Opt
         rule_title: None,
         log: None,
     };
-    let (file, text) = match super::read_source(path, &mut report.sources)? {
+    let (file, text) = match super::read_source(path, Input::Log, scope, &mut report.sources)? {
         Ok(read) => read,
         Err(d) => {
             report.diagnostics.push(d);
@@ -113,7 +122,14 @@ pub fn check_log_with(games: &mut Games, data: &Path, path: &Path, options: &Opt
         games.loaded.insert(log.game.clone(), (game, engine));
     }
     let (game, engine) = &games.loaded[&log.game];
-    let Some(log) = check_decks(game, log, path, &mut report)? else {
+    // A `deck:` path was not named on the command line: it is read only from
+    // inside the project (the working folder, the data folder) or the log's own folder.
+    let log_dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let scope = Scope::within_any(&[Path::new("."), data, log_dir]);
+    let Some(log) = check_decks(game, log, path, &scope, &mut report)? else {
         return Ok(report);
     };
     match engine.replay(&log, options) {
@@ -137,7 +153,13 @@ pub fn check_log_with(games: &mut Games, data: &Path, path: &Path, options: &Opt
 
 /// Validates each player's `deck:` with the game's construction rules and
 /// hands it to the engine as `{card id: copies}`; `None` when a deck is illegal.
-fn check_decks(game: &Game, mut log: log::Log, path: &Path, report: &mut LogReport) -> Result<Option<log::Log>, Fatal> {
+fn check_decks(
+    game: &Game,
+    mut log: log::Log,
+    path: &Path,
+    scope: &Scope,
+    report: &mut LogReport,
+) -> Result<Option<log::Log>, Fatal> {
     let Some(c) = &game.construction else {
         return Ok(Some(log));
     };
@@ -150,7 +172,7 @@ fn check_decks(game: &Game, mut log: log::Log, path: &Path, report: &mut LogRepo
             // `deck: ../decks/starter.txt`, relative to the log.
             Some(rel) => {
                 let file = path.parent().unwrap_or(Path::new("")).join(rel);
-                match read_deck_file(&file, game, c, report, &mut diags)? {
+                match read_deck_file(&file, game, c, scope, report, &mut diags)? {
                     Some(d) => d,
                     None => {
                         diags.push(
@@ -255,14 +277,15 @@ fn read_deck_file(
     file: &Path,
     game: &Game,
     c: &crate::model::Construction,
+    scope: &Scope,
     report: &mut LogReport,
     diags: &mut Vec<Diagnostic>,
 ) -> Result<Option<crate::deck::Deck>, Fatal> {
-    if !file.is_file() {
+    if !pack::is_entry(file) {
         return Ok(None);
     }
     let limits = Limits::default();
-    let (id, text) = match super::read_source(file, &mut report.sources)? {
+    let (id, text) = match super::read_source(file, Input::Deck, scope, &mut report.sources)? {
         Ok(read) => read,
         Err(d) => {
             diags.push(d);
@@ -396,7 +419,7 @@ pub fn run(cli: &Cli, args: &LogArgs) -> Result<Outcome, Fatal> {
     let options = Options {
         trace: args.trace || args.html.is_some(),
     };
-    let mut report = check_log_with(&mut games, &cli.data, &args.file, &options)?;
+    let mut report = check_log_with(&mut games, &cli.data, &args.file, &Scope::named(), &options)?;
     let page = match (&args.html, &report.log, &report.replay) {
         (Some(path), Some(log), Some(replay)) => {
             let (game, engine) = &games.loaded[&log.game];

@@ -9,6 +9,7 @@ pub mod diff;
 pub mod export;
 pub mod gallery;
 pub mod i18n;
+mod i18n_import;
 pub mod log;
 pub mod manual;
 pub mod preflight;
@@ -80,14 +81,17 @@ impl From<LoadError> for Fatal {
 }
 
 /// Reads a user's file (a deck list, a log) into `sources`: its id and text,
-/// or the diagnostic that refuses it (too large, not UTF-8). A missing or
-/// unreadable file is fatal.
+/// or the diagnostic that refuses it (too large, a special file, outside
+/// `scope`, not UTF-8) with the file registered empty, so nothing of it is
+/// shown. A missing or unreadable file is fatal.
 pub fn read_source(
     path: &std::path::Path,
+    input: crate::pack::Input,
+    scope: &crate::fsx::read::Scope,
     sources: &mut crate::diag::SourceMap,
 ) -> Result<Result<(crate::diag::FileId, std::sync::Arc<str>), crate::diag::Diagnostic>, Fatal> {
     let limits = crate::pack::yaml::Limits::default();
-    Ok(match crate::pack::read_file(path, &limits)? {
+    Ok(match crate::pack::read_text(path, input, &limits, scope)? {
         crate::pack::ReadFile::Text(t) => Ok((sources.add(path.to_path_buf(), t.clone()), t)),
         crate::pack::ReadFile::Rejected(make) => Err(make(sources.add(path.to_path_buf(), std::sync::Arc::from("")))),
     })
@@ -153,6 +157,12 @@ pub use crate::progress::{Progress, Quiet};
 
 /// Runs the command the CLI names.
 pub fn run(cli: &Cli, progress: &dyn Progress) -> Result<Outcome, Fatal> {
+    // What a killed `import` or `i18n import` left in the data folder is
+    // finished (a committed transaction) or removed before anything reads it.
+    crate::fsx::txn::recover_tree(&cli.data).map_err(|source| Fatal::Write {
+        path: cli.data.clone(),
+        source,
+    })?;
     match &cli.command {
         Command::Check(args) => check::run(cli, args, progress),
         Command::Schema(args) => schema::run(cli, args),

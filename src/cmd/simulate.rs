@@ -66,7 +66,13 @@ pub fn run(cli: &Cli, args: &SimulateArgs, progress: &dyn Progress) -> Result<Ou
     for (k, f) in files.iter_mut().enumerate() {
         let mut attempt = 0;
         loop {
-            let r = super::log::check_log_with(&mut games, &cli.data, f, &Options::default())?;
+            let r = super::log::check_log_with(
+                &mut games,
+                &cli.data,
+                f,
+                &crate::fsx::read::Scope::named(),
+                &Options::default(),
+            )?;
             if r.is_legal() {
                 break;
             }

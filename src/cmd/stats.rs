@@ -5,11 +5,13 @@ use std::path::{Path, PathBuf};
 use super::{Fatal, Outcome, render_each, use_color};
 use crate::cli::{Cli, Format, StatsArgs};
 use crate::diag::{Diagnostic, SourceMap};
+use crate::fsx::read::Scope;
 use crate::rules::Options;
 use crate::stats::{self, Record};
 
-/// The logs named: files as given, folders as their `.yaml` files in name order.
-fn files(args: &StatsArgs) -> Result<Vec<PathBuf>, Fatal> {
+/// The logs named: files as given (read anywhere), folders as their `.yaml`
+/// files in name order (read inside the folder: pnpkit found them).
+fn files(args: &StatsArgs) -> Result<Vec<(PathBuf, Scope)>, Fatal> {
     let mut out = Vec::new();
     for p in &args.logs {
         if p.is_dir() {
@@ -19,9 +21,11 @@ fn files(args: &StatsArgs) -> Result<Vec<PathBuf>, Fatal> {
                 .filter(|f| f.is_file() && matches!(f.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")))
                 .collect();
             found.sort();
-            out.extend(found);
+            let scope =
+                Scope::within(p).map_err(|e| Fatal::Setup(format!("cannot read the folder `{}`: {e}", p.display())))?;
+            out.extend(found.into_iter().map(|f| (f, scope.clone())));
         } else {
-            out.push(p.clone());
+            out.push((p.clone(), Scope::named()));
         }
     }
     if out.is_empty() {
@@ -36,8 +40,8 @@ pub fn run(cli: &Cli, args: &StatsArgs) -> Result<Outcome, Fatal> {
     let mut records: Vec<Record> = Vec::new();
     let mut game_id: Option<String> = None;
     let mut mixed = false;
-    for f in files(args)? {
-        let report = super::log::check_log_with(&mut games, &cli.data, &f, &Options::default())?;
+    for (f, scope) in files(args)? {
+        let report = super::log::check_log_with(&mut games, &cli.data, &f, &scope, &Options::default())?;
         let legal = report.is_legal();
         let (Some(log), Some(replay)) = (&report.log, &report.replay) else {
             let first = report.diagnostics.first();

@@ -420,21 +420,25 @@ fn hash_of<T: Hash + ?Sized>(x: &T) -> u64 {
 
 /// A hash of every file under `dir` (paths and contents).
 fn tree_hash(dir: &Path) -> u64 {
-    fn walk(dir: &Path, h: &mut std::collections::hash_map::DefaultHasher) {
+    fn walk(dir: &Path, h: &mut std::collections::hash_map::DefaultHasher, scope: &crate::fsx::read::Scope) {
         let Ok(rd) = std::fs::read_dir(dir) else { return };
         let mut entries: Vec<_> = rd.filter_map(Result::ok).map(|e| e.path()).collect();
         entries.sort();
         for p in entries {
             if p.is_dir() {
-                walk(&p, h);
-            } else if let Ok(bytes) = std::fs::read(&p) {
+                walk(&p, h, scope);
+            } else if let Ok(bytes) = crate::fsx::read::read_bounded(&p, crate::fsx::read::max::TEMPLATE_FILE, scope) {
+                // As the build reads them: a FIFO or a link out of the project is not read.
                 p.hash(h);
                 bytes.hash(h);
             }
         }
     }
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    walk(dir, &mut h);
+    // The build reads these files within the project folder (the parent of `templates/`).
+    if let Ok(scope) = crate::fsx::read::Scope::within(dir.parent().unwrap_or(dir)) {
+        walk(dir, &mut h, &scope);
+    }
     h.finish()
 }
 

@@ -547,10 +547,11 @@ pub fn plan_pieces(game: &Game, locale: &str, opts: &KitOptions, template: &str)
             locale: locale.to_owned(),
             paper: None,
             part: Part::Pieces,
+            // `demo-pieces-1.pdf`: the chunk's own number, one extension.
             out: dir.join(format!(
-                "{}-pieces{}.pdf",
+                "{}{}",
                 game.id,
-                chunk_path(i).trim_start_matches("/pieces")
+                chunk_path(i).trim_start_matches('/').replacen("pieces", "-pieces", 1)
             )),
             main: main.clone(),
             data: json!({
@@ -903,7 +904,7 @@ pub fn compile(
             .iter()
             .map(|w| {
                 let family = w.message.rsplit(':').next().unwrap_or_default().trim().to_owned();
-                let families = crate::fonts::families(&shared.root().join("fonts"));
+                let families = crate::fonts::families(&shared.root().join("fonts")).families;
                 let d = typst_diagnostic(&world, w, plan, sources, Code::UnknownFont);
                 let hint = crate::fonts::unknown(&family, &families);
                 Diagnostic {
@@ -1041,9 +1042,20 @@ fn typst_diagnostic(
         }
     }
     for hint in &d.hints {
-        diag = diag.help(hint.v.to_string());
+        diag = diag.help(hint_for_pnpkit(&hint.v));
     }
     diag
+}
+
+/// A typst hint in pnpkit's terms: typst's CLI options do not exist here.
+fn hint_for_pnpkit(hint: &str) -> String {
+    if hint.contains("--root") {
+        "pnpkit reads only files inside the project folder (where it runs, with `data/`, `templates/` \
+         and `fonts/`): move the file there"
+            .to_owned()
+    } else {
+        hint.to_owned()
+    }
 }
 
 fn code_title(code: Code) -> &'static str {

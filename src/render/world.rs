@@ -14,9 +14,13 @@ use typst::text::{Font, FontBook};
 use typst::utils::LazyHash;
 use typst::{Library, LibraryExt, World};
 
+use crate::fsx::read::{ReadError, Refusal, Scope, max, read_bounded};
+
 /// What every document of a run shares: fonts, the standard library, the clock.
 pub struct Shared {
     root: PathBuf,
+    /// Project files a layout may read: inside the root, links resolved.
+    scope: Scope,
     library: LazyHash<Library>,
     book: LazyHash<FontBook>,
     fonts: Vec<Font>,
@@ -31,6 +35,9 @@ impl Shared {
         let root = root.canonicalize()?;
         let mut fonts = Vec::new();
         let dir = root.join("fonts");
+        // Fonts are read like every project file: opened once, checked on the
+        // opened file (inside the project, not a link out of it), bounded.
+        let scope = Scope::within(&root)?;
         let mut paths: Vec<PathBuf> = fs::read_dir(&dir)?
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| {
@@ -45,7 +52,10 @@ impl Shared {
             .collect();
         paths.sort();
         for p in paths {
-            let bytes = fs::read(&p)?;
+            let bytes = read_bounded(&p, max::FONT, &scope).map_err(|e| match e {
+                ReadError::Io(e) => e,
+                ReadError::Refused(r) => std::io::Error::other(format!("`{}` is not read: {r}", p.display())),
+            })?;
             fonts.extend(Font::iter(Bytes::new(bytes)));
         }
         let book = FontBook::from_fonts(&fonts);
@@ -61,6 +71,7 @@ impl Shared {
         .unwrap_or_else(|| Datetime::from_ymd(2026, 1, 1).expect("valid date"));
         Ok(Shared {
             root,
+            scope,
             library: LazyHash::new(Library::default()),
             book: LazyHash::new(book),
             fonts,
@@ -75,6 +86,12 @@ impl Shared {
 
     pub fn now(&self) -> Datetime {
         self.now
+    }
+
+    /// Reads a project file (`rel` to the root) as layouts read them: inside
+    /// the project, opened once and checked, bounded.
+    pub fn read(&self, rel: &Path) -> Result<Vec<u8>, ReadError> {
+        read_bounded(&self.root.join(rel), max::TEMPLATE_FILE, &self.scope)
     }
 
     /// The fonts of `fonts/`, in the order typst's font book numbers them.
@@ -149,16 +166,16 @@ impl<'a> DocWorld<'a> {
             ))));
         }
         let path = id.vpath().realize(&self.shared.root).map_err(FileError::Realize)?;
-        let real = path.canonicalize().map_err(|e| FileError::from_io(e, &path))?;
-        if !real.starts_with(&self.shared.root) {
-            return Err(FileError::AccessDenied);
+        // Opened once and checked on the opened file: no window between a
+        // check of the path and the read for a symlink to be swapped in.
+        match read_bounded(&path, max::TEMPLATE_FILE, &self.shared.scope) {
+            Ok(bytes) => Ok(Bytes::new(bytes)),
+            Err(ReadError::Io(e)) => Err(FileError::from_io(e, &path)),
+            Err(ReadError::Refused(Refusal::NotAFile { what: "a directory" })) => Err(FileError::IsDirectory),
+            Err(ReadError::Refused(r)) => Err(FileError::Other(Some(
+                format!("pnpkit does not read `{}`: {r}", self.path_of(id).display()).into(),
+            ))),
         }
-        if real.is_dir() {
-            return Err(FileError::IsDirectory);
-        }
-        fs::read(&real)
-            .map(Bytes::new)
-            .map_err(|e| FileError::from_io(e, &real))
     }
 
     /// The typst sources this document has loaded so far, ordered by path.
