@@ -385,6 +385,26 @@ fn art_of_huge_pixel_size_is_refused_before_it_is_decoded() {
 }
 
 #[test]
+fn a_game_yaml_without_locales_is_reported_not_a_panic() {
+    // Found by the pack_yaml fuzz target: with `locales` unreadable, the
+    // kit-count message indexed the first locale of an empty list.
+    let p = Project::new();
+    let game = p.path("data/demo/game.yaml");
+    let text = std::fs::read_to_string(&game).unwrap();
+    let text = text
+        .lines()
+        .filter(|l| !l.starts_with("locales:"))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .replace("count: 4", "count: 5");
+    std::fs::write(&game, text).unwrap();
+    let o = p.run(&["check"]);
+    let report = common::out(&o);
+    assert_eq!(o.status.code(), Some(1), "{report}");
+    assert!(report.contains("E006") && report.contains("locales"), "{report}");
+}
+
+#[test]
 fn yaml_limits_are_the_documented_ones_in_plain_words() {
     use pnpkit::diag::{Code, FileId};
     use pnpkit::pack::yaml::{Limits, parse};

@@ -658,7 +658,12 @@ fn cross_check(
                 entry.kinds.join("/"),
                 if matched == 1 { "" } else { "s" }
             ))
-            .expected(format!("{} ({})", entry.count, entry.name.get(&decl.locales[0])));
+            // Without readable locales (reported already) the entry is named by its id.
+            .expected(format!(
+                "{} ({})",
+                entry.count,
+                decl.locales.first().map_or(entry.id.as_str(), |l| entry.name.get(l))
+            ));
             if let Some(span) = entry.span {
                 d = d.at(span);
             }

@@ -145,9 +145,7 @@ impl Collect {
                 self.cells += col + cols - cells.len();
                 cells.resize(col + cols, String::new());
             }
-            for cell in &mut cells[col..col + cols] {
-                *cell = value.to_owned();
-            }
+            cells[col..col + cols].fill(value.to_owned());
             self.text += (value.len() * cols) as u64;
         }
         Ok(())
