@@ -21,6 +21,10 @@ fn files(dir: &Path) -> Files {
         let Ok(rd) = std::fs::read_dir(dir) else { return };
         for e in rd.flatten() {
             let p = e.path();
+            // The build cache is not output: it keeps what a failed build compiled, for the next run.
+            if e.file_name() == pnpkit::render::cache::DIR {
+                continue;
+            }
             if e.file_type().unwrap().is_dir() {
                 walk(base, &p, out);
             } else if let Ok(bytes) = std::fs::read(&p) {
