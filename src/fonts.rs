@@ -31,21 +31,7 @@ pub fn families(dir: &Path) -> Families {
     let Ok(scope) = Scope::within(project) else {
         return res;
     };
-    let mut paths: Vec<PathBuf> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| {
-            matches!(
-                p.extension()
-                    .and_then(|x| x.to_str())
-                    .map(str::to_ascii_lowercase)
-                    .as_deref(),
-                Some("ttf" | "otf" | "ttc" | "otc")
-            )
-        })
-        .collect();
-    paths.sort();
-    for p in paths {
+    for p in font_files(entries.flatten().map(|e| e.path())) {
         let bytes = match read_bounded(&p, max::FONT, &scope) {
             Ok(b) => b,
             Err(ReadError::Refused(r)) => {
@@ -79,4 +65,23 @@ pub fn unknown(family: &str, families: &[String]) -> Diagnostic {
         .help("add the font file (with its licence) to `fonts/`, or use a family that is there");
     d = d.suggest(family, families.iter().map(String::as_str));
     d
+}
+
+/// The font files among `paths` (by extension: TrueType, OpenType and their
+/// collections), sorted: the order in which `fonts/` is loaded everywhere.
+pub fn font_files(paths: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
+    let mut fonts: Vec<PathBuf> = paths
+        .into_iter()
+        .filter(|p| {
+            matches!(
+                p.extension()
+                    .and_then(|x| x.to_str())
+                    .map(str::to_ascii_lowercase)
+                    .as_deref(),
+                Some("ttf" | "otf" | "ttc" | "otc")
+            )
+        })
+        .collect();
+    fonts.sort();
+    fonts
 }

@@ -38,19 +38,7 @@ impl Shared {
         // Fonts are read like every project file: opened once, checked on the
         // opened file (inside the project, not a link out of it), bounded.
         let scope = Scope::within(&root)?;
-        let mut paths: Vec<PathBuf> = fs::read_dir(&dir)?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| {
-                matches!(
-                    p.extension()
-                        .and_then(|e| e.to_str())
-                        .map(str::to_ascii_lowercase)
-                        .as_deref(),
-                    Some("ttf" | "otf" | "ttc" | "otc")
-                )
-            })
-            .collect();
-        paths.sort();
+        let paths = crate::fonts::font_files(fs::read_dir(&dir)?.filter_map(|e| e.ok().map(|e| e.path())));
         for p in paths {
             let bytes = read_bounded(&p, max::FONT, &scope).map_err(|e| match e {
                 ReadError::Io(e) => e,
