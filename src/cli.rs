@@ -50,13 +50,15 @@ pub enum Command {
     /// Check game packs and report every problem with its location.
     #[command(after_help = "Examples:\n  pnpkit check\n  pnpkit check unmatched mythic\n  \
                             pnpkit --data my-games check --format json > report.json\n  \
-                            pnpkit check --deny-warnings        treat warnings (missing translations) as problems")]
+                            pnpkit check --deny-warnings        treat warnings (missing translations) as problems\n  \
+                            pnpkit check --layout               lay the kits out too: text that overflows its box")]
     Check(CheckArgs),
 
     /// Replay a recorded game and report the first illegal action with the rule it breaks.
     #[command(after_help = "Examples:\n  pnpkit log data/unmatched/logs/sample-duel.yaml\n  \
                             pnpkit log game.yaml --trace          the state after every action\n  \
-                            pnpkit log game.yaml --format json\n\n\
+                            pnpkit log game.yaml --format json\n  \
+                            pnpkit log game.yaml --html replay.html   step through it in a browser (replay.html#step=37)\n\n\
                             Exit codes: 0 legal, 1 illegal (or a checkpoint or result differs), 2 unreadable.\n\
                             The log format is in docs/log-format.md.")]
     Log(LogArgs),
@@ -67,7 +69,8 @@ pub enum Command {
                             pnpkit deck mythic my-army.txt --players 3\n  \
                             pnpkit deck mythic ally.txt --mode three-vs-one --role ally\n  \
                             pnpkit deck openwars army.txt --param gold=40\n  \
-                            pnpkit deck unmatched --batch registrations/    one verdict per list, CSV, JSON, sheets\n\n\
+                            pnpkit deck unmatched --batch registrations/    one verdict per list, CSV, JSON, sheets\n  \
+                            pnpkit deck unmatched medusa.txt --odds --turns 5 --at-least 2\n\n\
                             Lists are pasted text (`3 Card name`, `3x Name`, `Name x3`, `Name (3)`, `Name<TAB>3`,\n\
                             CSV with a header row, Markdown lists, MTG Arena-style `3 Name (SET) 12`, section\n\
                             headers, `hero: Medusa` / `héroe: Medusa` header lines) or YAML (docs/decks.md).\n\
@@ -90,7 +93,10 @@ pub enum Command {
                             pnpkit build openwars --locale en --paper letter\n  \
                             pnpkit build --duplex short         backs mirrored for short-edge flipping\n  \
                             pnpkit build --layout gutterfold    fronts and backs side by side, fold in the middle\n  \
-                            pnpkit build --ink-saver            no background fills"
+                            pnpkit build --ink-saver            no background fills\n  \
+                            pnpkit build --timings              where the time went, per stage and per game\n\n\
+                            Documents whose inputs did not change since the last build are taken from the cache in\n\
+                            <out>/.cache (bounded by --cache-limit, safe to delete); --no-cache compiles everything."
     )]
     Build(BuildArgs),
 
@@ -165,6 +171,41 @@ pub enum Command {
                             `build` writes the galleries too. Static files only: open index.html in any browser.")]
     Gallery(GalleryArgs),
 
+    /// What changed between two versions of the games: a report, a changelog per locale and a reprint pack.
+    #[command(
+        after_help = "Examples:\n  pnpkit diff v1.0                  since the tag v1.0, up to the data as it is now\n  \
+                            pnpkit diff v1.0 v1.1 --game openwars\n  \
+                            pnpkit diff old-data/ data/         two data folders\n  \
+                            pnpkit diff HEAD~3 --version 1.1 --paper a4   the reprint pack stamped «1.1»\n  \
+                            pnpkit diff v1.0 --format json --no-reprint\n\n\
+                            OLD and NEW are folders of game packs or git revisions (a tag, a branch, a commit) of the\n\
+                            repository holding the current folder; NEW defaults to the data folder with its edits.\n\
+                            Writes <out>/<game>/diff/: changelog.<locale>.md, diff.json, reprint.<locale>.md and\n\
+                            reprint/<locale>/*.pdf (only the changed and new pieces, laid out like the kit, with a\n\
+                            cover saying what to take out). Exit codes: 0 compared, 1 a version has errors, 2 unreadable."
+    )]
+    Diff(DiffArgs),
+
+    /// Self-play: whole games between random and greedy players, written as ordinary logs.
+    #[command(after_help = "Examples:\n  pnpkit simulate unmatched --games 200 --seed 7\n  \
+                            pnpkit simulate xterminio --players greedy,random --out sims/\n  \
+                            pnpkit stats output/unmatched/simulated/*.yaml\n\n\
+                            Seats take the listed players in turn, shifted by one each game so every player sits in\n\
+                            every seat equally often. The greedy player takes the action that scores or damages most\n\
+                            (judged on a sampled roll or draw, not the one played); otherwise a random one.\n\
+                            Every log is replayed by `log` before the command ends: exit 1 if one is not clean.")]
+    Simulate(SimulateArgs),
+
+    /// Playtest statistics over logs of one game: win rates with 95% intervals, first-player advantage,
+    /// game length, cards drawn, played and in the winner's deck.
+    #[command(after_help = "Examples:\n  pnpkit stats output/unmatched/simulated/\n  \
+                            pnpkit stats logs/*.yaml --html report.html\n  \
+                            pnpkit --format json stats logs/ > stats.json\n\n\
+                            Each log is replayed first; a log that is not legal is left out with a warning (W076).\n\
+                            Win rates count finished games (a draw is no win); intervals are Wilson score intervals.\n\
+                            Exit codes: 0 done, 1 logs of different games or none usable, 2 unreadable.")]
+    Stats(StatsArgs),
+
     /// Print a shell completion script.
     #[command(
         after_help = "Examples:\n  pnpkit completions bash > /etc/bash_completion.d/pnpkit\n  \
@@ -218,6 +259,142 @@ pub struct DeckArgs {
     /// The language of messages and sheets (`en`, `es`); default: the list's own.
     #[arg(long)]
     pub locale: Option<String>,
+
+    /// Exact odds of drawing each card and each group of cards the game names (attack cards …) in the
+    /// opening hand and by each turn, under the game's draw rules (docs/decks.md#odds).
+    #[arg(long)]
+    pub odds: bool,
+
+    /// With --odds: the last turn shown.
+    #[arg(long, value_name = "N", default_value_t = 3, requires = "odds", value_parser = clap::value_parser!(u32).range(0..=50))]
+    pub turns: u32,
+
+    /// With --odds: the odds of at least this many copies.
+    #[arg(long, value_name = "K", default_value_t = 1, requires = "odds", value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub at_least: u32,
+
+    /// With --odds: as the first player, where the game's first player skips a draw.
+    #[arg(long, requires = "odds")]
+    pub first: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The old version: a git revision (tag, branch, commit) or a folder of game packs.
+    #[arg(value_name = "OLD")]
+    pub old: String,
+
+    /// The new version (default: the data folder as it is now, edits included).
+    #[arg(value_name = "NEW")]
+    pub new: Option<String>,
+
+    /// Only this game (repeat for more); all when absent.
+    #[arg(long = "game", value_name = "GAME")]
+    pub games: Vec<String>,
+
+    /// Where `<game>/diff/` is written.
+    #[arg(long, value_name = "DIR", default_value = "output")]
+    pub out: PathBuf,
+
+    /// Locales of the changelogs and reprint packs (default: every locale of each pack).
+    #[arg(long, value_delimiter = ',')]
+    pub locale: Vec<String>,
+
+    /// Only the report and the changelogs: lay out no reprint pack.
+    #[arg(long)]
+    pub no_reprint: bool,
+
+    #[command(flatten)]
+    pub print: PrintArgs,
+}
+
+/// How kits are printed: paper, duplex, bleed … (shared by `build` and `diff`).
+#[derive(Debug, Args)]
+pub struct PrintArgs {
+    /// Paper sizes.
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [PaperArg::A4, PaperArg::Letter])]
+    pub paper: Vec<PaperArg>,
+
+    /// Which edge the printer flips on for double-sided printing.
+    #[arg(long, value_enum, default_value_t = DuplexArg::Long)]
+    pub duplex: DuplexArg,
+
+    /// Backs on their own pages (duplex) or beside the fronts (gutterfold).
+    #[arg(long, value_enum, default_value_t = LayoutArg::Duplex)]
+    pub layout: LayoutArg,
+
+    /// Printer-friendly: no background fills.
+    #[arg(long)]
+    pub ink_saver: bool,
+
+    /// Unprintable printer margin in mm.
+    #[arg(long, default_value_t = 5.0)]
+    pub margin: f64,
+
+    /// Bleed around each piece in mm.
+    #[arg(long, default_value_t = 3.0)]
+    pub bleed: f64,
+
+    /// Print this version mark small (6 pt) on the front of every piece, inside its safe zone, so
+    /// printings can be told apart (never on backs).
+    #[arg(long = "version", value_name = "TEXT", value_parser = stamp_text)]
+    pub stamp: Option<String>,
+}
+
+/// A version mark: one short line of printable text.
+fn stamp_text(s: &str) -> Result<String, String> {
+    let t = s.trim();
+    if t.is_empty() {
+        return Err("the version mark is empty".into());
+    }
+    if t.chars().count() > 40 {
+        return Err(format!(
+            "the version mark has {} characters; at most 40 fit on a piece",
+            t.chars().count()
+        ));
+    }
+    if t.chars().any(char::is_control) {
+        return Err("the version mark holds a control character (a line break, a tab …)".into());
+    }
+    Ok(t.to_owned())
+}
+
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    /// The game (pack folder name).
+    #[arg(value_name = "GAME")]
+    pub game: String,
+
+    /// How many games.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub games: u32,
+
+    /// The seed: the same seed gives the same games, byte for byte.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+
+    /// The players, by seat: `random`, `greedy` (comma-separated, repeated over the seats).
+    #[arg(long, value_delimiter = ',', default_values_t = ["greedy".to_string(), "random".to_string()])]
+    pub players: Vec<String>,
+
+    /// Where the logs go (default `output/<game>/simulated`).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+
+    /// A game still running after this many actions ends its log unfinished.
+    #[arg(long, value_name = "N", default_value_t = 3000)]
+    pub max_actions: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// Logs, or folders of logs (every `.yaml` in them).
+    #[arg(value_name = "LOG", required = true)]
+    pub logs: Vec<PathBuf>,
+
+    /// Also write a self-contained HTML report with charts.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -229,6 +406,11 @@ pub struct LogArgs {
     /// Print the state after every action.
     #[arg(long)]
     pub trace: bool,
+
+    /// Also write the replay as a self-contained page: the board after every action, the state, a
+    /// timeline to step through, rule citations, the first illegal action highlighted.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -240,6 +422,11 @@ pub struct CheckArgs {
     /// Exit with 1 on warnings too.
     #[arg(long)]
     pub deny_warnings: bool,
+
+    /// Also lay every kit out (both papers, every locale; nothing is written) and report text
+    /// that does not fit its box (W042) and characters no font can draw (W051), as `build` does.
+    #[arg(long)]
+    pub layout: bool,
 }
 
 /// Which games and locales a rendering command covers, and where it writes.
@@ -285,21 +472,8 @@ pub struct BuildArgs {
     #[command(flatten)]
     pub select: Selection,
 
-    /// Paper sizes.
-    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [PaperArg::A4, PaperArg::Letter])]
-    pub paper: Vec<PaperArg>,
-
-    /// Which edge the printer flips on for double-sided printing.
-    #[arg(long, value_enum, default_value_t = DuplexArg::Long)]
-    pub duplex: DuplexArg,
-
-    /// Backs on their own pages (duplex) or beside the fronts (gutterfold).
-    #[arg(long, value_enum, default_value_t = LayoutArg::Duplex)]
-    pub layout: LayoutArg,
-
-    /// Printer-friendly: no background fills.
-    #[arg(long)]
-    pub ink_saver: bool,
+    #[command(flatten)]
+    pub print: PrintArgs,
 
     /// A designer's proof: mark invented (`sample: true`) values on the pieces. A player's kit never shows them.
     #[arg(long)]
@@ -309,13 +483,24 @@ pub struct BuildArgs {
     #[arg(long)]
     pub deny_warnings: bool,
 
-    /// Unprintable printer margin in mm.
-    #[arg(long, default_value_t = 5.0)]
-    pub margin: f64,
+    #[command(flatten)]
+    pub cache: CacheArgs,
 
-    /// Bleed around each piece in mm.
-    #[arg(long, default_value_t = 3.0)]
-    pub bleed: f64,
+    /// Print where the time went: each stage, and each game's documents compiled and reused.
+    #[arg(long)]
+    pub timings: bool,
+}
+
+/// The build cache (`<out>/.cache`).
+#[derive(Debug, Args)]
+pub struct CacheArgs {
+    /// Compile every document: neither read nor write the build cache.
+    #[arg(long)]
+    pub no_cache: bool,
+
+    /// Largest size of the build cache in MB; the entries used least recently go first.
+    #[arg(long, value_name = "MB", default_value_t = 1024)]
+    pub cache_limit: u64,
 }
 
 #[derive(Debug, Args)]
@@ -414,6 +599,9 @@ pub struct GalleryArgs {
     /// Games, locales and output folder (`<out>/<game>/index.html`).
     #[command(flatten)]
     pub select: Selection,
+
+    #[command(flatten)]
+    pub cache: CacheArgs,
 }
 
 #[derive(Debug, Args)]

@@ -2,7 +2,7 @@
 //! spans, and the human (rustc-style) and JSON renderings.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 use serde::Serialize;
@@ -51,7 +51,7 @@ macro_rules! codes {
 codes! {
     YamlSyntax = "E001", "yaml-syntax", Error, "The file is not valid YAML.";
     YamlLimit = "E002", "yaml-limit", Error, "The YAML exceeds a safety budget (alias expansion, nesting depth, node count).";
-    FileTooLarge = "E003", "file-too-large", Error, "The file is larger than the size limit for pack files.";
+    FileTooLarge = "E003", "file-too-large", Error, "A file is larger than the size limit for its kind (pack file, deck list, game log, sheet, PO file).";
     DuplicateKey = "E004", "duplicate-key", Error, "A mapping repeats a key.";
     UnknownField = "E005", "unknown-field", Error, "A field that the kind (or game.yaml format) does not declare.";
     MissingField = "E006", "missing-field", Error, "A required field is absent.";
@@ -79,6 +79,9 @@ codes! {
     DeckFormat = "E028", "deck-format", Error, "A deck list cannot be read: a line is not `N Card name`, a count is not a number (reported by `deck`).";
     UnknownCard = "E029", "deck-unknown-card", Error, "A deck list names a card the game does not have (reported by `deck`).";
     DeckRule = "E030", "deck-rule", Error, "A deck or army breaks one of the game's construction rules (reported by `deck`).";
+    FileRefused = "E031", "file-refused", Error, "A file is not read: a directory, FIFO or device, or a link (symbolic or hard) that leads outside the project.";
+    SheetLimit = "E032", "sheet-limit", Error, "A sheet given to `import` is beyond a limit: a cell past the last row or column allowed, too many cells, a cell too long, a workbook that unzips to too much (reported by `import`).";
+    TranslationImport = "E033", "i18n-import", Error, "A PO file cannot be imported: a line that is not PO, an entry given twice, a text id the pack lacks, a source changed since the export, a translation that cannot be placed (reported by `i18n import`).";
     PreflightTextSize = "W040", "preflight-text-size", Warning, "Printed text is smaller than the minimum size (6 pt unless `--min-text` says otherwise; reported by `preflight`).";
     PreflightSafeZone = "W041", "preflight-safe-zone", Warning, "Text or a key element of a piece reaches outside its safe zone, where a cut slightly off the line would touch it (reported by `preflight`).";
     PreflightClippedText = "W042", "preflight-clipped-text", Warning, "Text does not fit its box and is cut off where it is printed (reported by `preflight`).";
@@ -94,6 +97,8 @@ codes! {
     EngineData = "E052", "engine-data", Error, "A table the game's rules engine reads from the pack (boards, units, cards, facts its rules quote) is missing or inconsistent.";
     EffectInvalid = "E053", "effect-invalid", Error, "A card effect does not fit the game's effect vocabulary: an undeclared timing, target, condition, outcome, duration, limit or resource, or an amount outside its declared bounds.";
     EffectText = "E054", "effect-text", Error, "A text's numbers contradict the structured effect it describes: a number the effect does not state, or an amount of the effect the text never gives.";
+    StatsMixedGames = "E075", "stats-mixed-games", Error, "Logs given to `stats` are of different games: statistics compare games of one game (reported by `stats`).";
+    StatsLogSkipped = "W076", "stats-log-skipped", Warning, "A log does not replay clean (an illegal action, a checkpoint or result that differs) and is left out of the statistics (reported by `stats`).";
 }
 
 /// Identifies a file in a [`SourceMap`].
@@ -115,6 +120,32 @@ pub struct Span {
 pub struct SourceFile {
     pub path: PathBuf,
     pub text: Arc<str>,
+    /// Byte offset of each line's start, built on first use.
+    lines: OnceLock<Vec<usize>>,
+}
+
+impl SourceFile {
+    /// Byte offsets where lines start (the first is 0).
+    pub fn line_starts(&self) -> &[usize] {
+        self.lines.get_or_init(|| {
+            std::iter::once(0)
+                .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect()
+        })
+    }
+
+    /// The 0-based line holding byte `offset`.
+    pub fn line_of(&self, offset: usize) -> usize {
+        self.line_starts().partition_point(|&s| s <= offset).saturating_sub(1)
+    }
+
+    /// The byte range of 0-based line `line`, without its line break.
+    pub fn line_range(&self, line: usize) -> std::ops::Range<usize> {
+        let starts = self.line_starts();
+        let start = starts.get(line).copied().unwrap_or(self.text.len());
+        let end = starts.get(line + 1).map_or(self.text.len(), |&n| n - 1);
+        start..end.max(start)
+    }
 }
 
 /// Every file read during a run, so diagnostics can show snippets.
@@ -125,8 +156,21 @@ pub struct SourceMap {
 
 impl SourceMap {
     pub fn add(&mut self, path: PathBuf, text: Arc<str>) -> FileId {
-        self.files.push(SourceFile { path, text });
+        self.files.push(SourceFile {
+            path,
+            text,
+            lines: OnceLock::new(),
+        });
         FileId(self.files.len() as u32 - 1)
+    }
+
+    /// Renames files for messages (a revision's scratch copy shown as `v1:data/…`).
+    pub fn rename(&mut self, f: impl Fn(&Path) -> Option<PathBuf>) {
+        for file in &mut self.files {
+            if let Some(p) = f(&file.path) {
+                file.path = p;
+            }
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -145,23 +189,28 @@ impl SourceMap {
         &self.get(id).path
     }
 
-    /// The span of a whole line (1-based), for diagnostics that point at a line.
-    pub fn line_span(&self, file: FileId, line: u32) -> Span {
-        let text = &self.get(file).text;
-        let mut start = 0;
-        for _ in 1..line.max(1) {
-            match text[start..].find('\n') {
-                Some(i) => start += i + 1,
-                None => break,
-            }
+    /// Adds every file of `other`, its path rewritten by `path`; returns the
+    /// offset its file ids move by (see [`Diagnostic::shifted`]).
+    pub fn append(&mut self, other: &SourceMap, path: impl Fn(&Path) -> PathBuf) -> u32 {
+        let offset = self.files.len() as u32;
+        for f in &other.files {
+            self.add(path(&f.path), f.text.clone());
         }
-        let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        offset
+    }
+
+    /// The span of a whole line (1-based), for diagnostics that point at a
+    /// line. Past the last line, the last line.
+    pub fn line_span(&self, file: FileId, line: u32) -> Span {
+        let f = self.get(file);
+        let index = (line.max(1) as usize - 1).min(f.line_starts().len() - 1);
+        let r = f.line_range(index);
         Span {
             file,
-            line: line.max(1),
+            line: index as u32 + 1,
             column: 1,
-            start,
-            end,
+            start: r.start,
+            end: r.end,
         }
     }
 }
@@ -260,6 +309,17 @@ impl Diagnostic {
         self
     }
 
+    /// The same diagnostic with its spans moved to files appended at `offset`.
+    pub fn shifted(mut self, offset: u32) -> Self {
+        if let Some(s) = &mut self.span {
+            s.file.0 += offset;
+        }
+        for l in &mut self.related {
+            l.span.file.0 += offset;
+        }
+        self
+    }
+
     fn sort_key(&self, sources: &SourceMap) -> (PathBuf, u32, u32, Code) {
         let (path, line, col) = match self.span {
             Some(s) => (sources.path(s.file).to_path_buf(), s.line, s.column),
@@ -313,62 +373,153 @@ pub fn render_human(diags: &[Diagnostic], sources: &SourceMap, color: bool) -> S
     out
 }
 
-fn render_one(d: &Diagnostic, sources: &SourceMap, renderer: &Renderer) -> String {
+/// The most source text one snippet shows; a longer line is named, not shown.
+const MAX_SNIPPET_BYTES: usize = 16 * 1024;
+/// Related labels in the primary's file share its snippet (the lines between
+/// folded away) when they are at most this many lines from it; farther ones,
+/// or a shared snippet over [`MAX_SNIPPET_BYTES`], get snippets of their own.
+/// Either way a diagnostic costs a bounded number of lines.
+const NEAR_LINES: usize = 200;
+
+/// The part of a file one snippet shows: whole lines around some spans.
+struct Window<'a> {
+    path: String,
+    text: &'a str,
+    /// The first line of `text` (1-based).
+    first_line: usize,
+    /// Annotations as (range in `text`, label, primary?).
+    marks: Vec<Mark<'a>>,
+}
+
+/// The whole lines holding `ranges` of `file`, or `None` when they are too
+/// long to show. Cost: the length of those lines, never the whole file.
+fn window<'a>(file: &'a SourceFile, marks: Vec<Mark<'a>>) -> Option<Window<'a>> {
+    let text: &str = &file.text;
+    let clamp = |i: usize| {
+        let mut i = i.min(text.len());
+        while !text.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    let marks: Vec<_> = marks
+        .into_iter()
+        .map(|(r, l, p)| {
+            let start = clamp(r.start);
+            (start..clamp(r.end).max(start), l, p)
+        })
+        .collect();
+    let lo = marks.iter().map(|m| m.0.start).min()?;
+    let hi = marks.iter().map(|m| m.0.end).max()?;
+    let (first, last) = (file.line_of(lo), file.line_of(hi.saturating_sub(1).max(lo)));
+    let (start, end) = (file.line_range(first).start, file.line_range(last).end.max(hi));
+    if end - start > MAX_SNIPPET_BYTES {
+        return None;
+    }
+    Some(Window {
+        path: file.path.display().to_string(),
+        text: &text[start..end],
+        first_line: first + 1,
+        marks: marks
+            .into_iter()
+            .map(|(r, l, p)| (r.start - start..r.end - start, l, p))
+            .collect(),
+    })
+}
+
+type Mark<'a> = (std::ops::Range<usize>, Option<&'a str>, bool);
+
+fn place_window<'a>(
+    windows: &mut Vec<Window<'a>>,
+    too_long: &mut Vec<String>,
+    file: &'a SourceFile,
+    span: Span,
+    marks: Vec<Mark<'a>>,
+) {
+    match window(file, marks) {
+        Some(w) => windows.push(w),
+        None => too_long.push(format!(
+            "at {}:{}:{} (the line is too long to show)",
+            file.path.display(),
+            span.line,
+            span.column
+        )),
+    }
+}
+
+fn render_one<'a>(d: &'a Diagnostic, sources: &'a SourceMap, renderer: &Renderer) -> String {
     let level = match d.severity {
         Severity::Error => Level::ERROR,
         Severity::Warning => Level::WARNING,
     };
     let title = format!("{} ({})", d.message, d.code.name());
     let mut group = Group::with_title(level.primary_title(title.as_str()).id(d.code.id()));
-    let path_strings: Vec<String>;
+    // Snippets show only the lines around each span, so a diagnostic costs
+    // the length of those lines, not of the file: printing is linear in the
+    // number of diagnostics.
+    let mut windows: Vec<Window> = Vec::new();
+    let mut too_long: Vec<String> = Vec::new();
+    let mut place = |file, span, marks| place_window(&mut windows, &mut too_long, file, span, marks);
     if let Some(span) = d.span {
         let file = sources.get(span.file);
-        path_strings = std::iter::once(file.path.display().to_string())
-            .chain(
-                d.related
-                    .iter()
-                    .map(|l| sources.path(l.span.file).display().to_string()),
+        let primary_line = file.line_of(span.start);
+        let primary = (span.start..span.end.max(span.start), d.label.as_deref(), true);
+        let mark = |l: &'a Label| {
+            (
+                l.span.start..l.span.end.max(l.span.start),
+                Some(l.message.as_str()),
+                false,
             )
-            .collect();
-        // Related labels in the same file share the snippet; others get their own.
-        let same: Vec<&Label> = d.related.iter().filter(|l| l.span.file == span.file).collect();
-        let (text, base, line) = window(&file.text, std::iter::once(span).chain(same.iter().map(|l| l.span)));
-        let mut snippet = Snippet::source(text)
-            .line_start(line)
-            .path(path_strings[0].as_str())
-            .fold(true);
-        let primary = AnnotationKind::Primary.span(span.start - base..span.end.max(span.start) - base);
-        let primary = match &d.label {
-            Some(l) => primary.label(l.as_str()),
-            None => primary,
         };
-        snippet = snippet.annotation(primary);
-        for l in &same {
-            snippet = snippet.annotation(
-                AnnotationKind::Context
-                    .span(l.span.start - base..l.span.end - base)
-                    .label(l.message.as_str()),
+        let near =
+            |l: &Label| l.span.file == span.file && file.line_of(l.span.start).abs_diff(primary_line) <= NEAR_LINES;
+        let mut marks: Vec<Mark> = std::iter::once(primary.clone())
+            .chain(d.related.iter().filter(|l| near(l)).map(mark))
+            .collect();
+        let mut others: Vec<&Label> = d.related.iter().filter(|l| !near(l)).collect();
+        if marks.len() > 1 && window(file, marks.clone()).is_none() {
+            // Too much text between them: every label gets a snippet of its own.
+            marks = vec![primary];
+            others = d.related.iter().collect();
+        }
+        place(file, span, marks);
+        for l in others {
+            let range = l.span.start..l.span.end.max(l.span.start);
+            place(
+                sources.get(l.span.file),
+                l.span,
+                vec![(range, Some(l.message.as_str()), false)],
             );
+        }
+    }
+    let in_file = match (&d.span, &d.file) {
+        (None, Some(file)) => Some(format!("in {}", file.display())),
+        _ => None,
+    };
+    for w in &windows {
+        let mut snippet = Snippet::source(w.text)
+            .line_start(w.first_line)
+            .path(w.path.as_str())
+            .fold(true);
+        for (range, label, primary) in &w.marks {
+            let kind = if *primary {
+                AnnotationKind::Primary
+            } else {
+                AnnotationKind::Context
+            };
+            let a = kind.span(range.clone());
+            snippet = snippet.annotation(match label {
+                Some(l) => a.label(*l),
+                None => a,
+            });
         }
         group = group.element(snippet);
-        for (i, l) in d.related.iter().enumerate().filter(|(_, l)| l.span.file != span.file) {
-            let f = sources.get(l.span.file);
-            let (text, base, line) = window(&f.text, std::iter::once(l.span));
-            group = group.element(
-                Snippet::source(text)
-                    .line_start(line)
-                    .path(path_strings[i + 1].as_str())
-                    .fold(true)
-                    .annotation(
-                        AnnotationKind::Context
-                            .span(l.span.start - base..l.span.end - base)
-                            .label(l.message.as_str()),
-                    ),
-            );
-        }
-    } else if let Some(file) = &d.file {
-        path_strings = vec![format!("in {}", file.display())];
-        group = group.element(Level::NOTE.message(path_strings[0].as_str()));
+    }
+    for t in &too_long {
+        group = group.element(Level::NOTE.message(t.as_str()));
+    }
+    if let Some(f) = &in_file {
+        group = group.element(Level::NOTE.message(f.as_str()));
     }
     let found = d.found.as_ref().map(|f| format!("found: {f}"));
     let expected = d.expected.as_ref().map(|e| format!("expected: {e}"));
@@ -386,37 +537,6 @@ fn render_one(d: &Diagnostic, sources: &SourceMap, renderer: &Renderer) -> Strin
         report.push(Group::with_title(Level::HELP.secondary_title(h.as_str())));
     }
     renderer.render(&report)
-}
-
-/// The whole lines of `text` that hold `spans`: the slice, its byte offset
-/// and its first line number. The renderer then reads a few lines, not the
-/// whole file, so printing many diagnostics of a large file stays linear.
-fn window(text: &str, spans: impl Iterator<Item = Span>) -> (&str, usize, usize) {
-    let mut lo: Option<Span> = None;
-    let mut hi = 0;
-    for s in spans {
-        let s = Span {
-            start: s.start.min(text.len()),
-            end: s.end.min(text.len()),
-            ..s
-        };
-        if lo.is_none_or(|l| s.start < l.start) {
-            lo = Some(s);
-        }
-        hi = hi.max(s.end).max(s.start);
-    }
-    let Some(lo) = lo else {
-        return (text, 0, 1);
-    };
-    // Only trust a span's line number when the slice starts a line of the text.
-    let mut start = lo.start;
-    while start > 0 && !text.is_char_boundary(start) {
-        start -= 1;
-    }
-    let start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-    let end = text[hi..].find('\n').map_or(text.len(), |i| hi + i);
-    let line = if lo.line >= 1 { lo.line as usize } else { 1 };
-    (&text[start..end], start, line)
 }
 
 /// The machine-readable form of one diagnostic.
@@ -474,10 +594,20 @@ pub fn to_json(d: &Diagnostic, sources: &SourceMap) -> JsonDiagnostic {
     }
 }
 
-/// Suggests the closest candidate to `word` if one is close enough.
+/// Words longer than this get no "did you mean": comparing costs the
+/// product of the lengths, and nobody mistypes a 65-character name.
+pub const MAX_SUGGEST_CHARS: usize = 64;
+
+/// Suggests the closest candidate to `word` if one is close enough. Words
+/// and candidates longer than [`MAX_SUGGEST_CHARS`] are not compared.
 pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let short = |s: &str| s.len() <= MAX_SUGGEST_CHARS * 4 && s.chars().count() <= MAX_SUGGEST_CHARS;
+    if !short(word) {
+        return None;
+    }
     candidates
         .into_iter()
+        .filter(|c| short(c))
         .map(|c| (strsim::damerau_levenshtein(word, c), c))
         .filter(|(d, c)| *d <= (c.len().max(word.len()) / 3).max(1))
         .min_by_key(|(d, _)| *d)

@@ -156,6 +156,9 @@ pub struct FieldSpec {
     pub required: bool,
     pub default: Option<FieldValue>,
     pub help: Option<String>,
+    /// The field's name for players, per locale (`label: {es: Coste, en: Cost}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<Text>,
     /// Enums: the name of each value per locale (`values: {attack: {es: Ataque, en: Attack}}`).
     #[serde(skip_serializing_if = "IndexMap::is_empty")]
     pub labels: IndexMap<String, Text>,

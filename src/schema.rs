@@ -167,6 +167,7 @@ pub fn game_schema() -> Value {
             "required": {"type": "boolean", "description": "Whether the field must be present (default true unless a default is given)."},
             "default": {"description": "Value used when the field is absent."},
             "help": {"type": "string", "description": "Shown in diagnostics and editors."},
+            "label": {"$ref": "#/definitions/text", "description": "The field's name for players, per locale (used by changelogs)."},
             "min": {"type": "number"}, "max": {"type": "number"},
             "values": {
                 "description": "enum: the allowed values, or a mapping from each value to its name per locale.",

@@ -9,54 +9,16 @@ use std::process::Command;
 use pnpkit::check::check;
 use pnpkit::pack::yaml::Limits;
 
-fn chromium() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("CHROMIUM") {
-        return Some(PathBuf::from(p));
-    }
-    let path = std::env::var_os("PATH")?;
-    for dir in std::env::split_paths(&path) {
-        for name in ["chromium", "chromium-browser", "google-chrome"] {
-            let p = dir.join(name);
-            if p.is_file() {
-                return Some(p);
-            }
-        }
-    }
-    None
-}
+mod common;
 
 /// The DOM after scripts ran, and the console errors chromium logged.
 fn load(browser: &Path, page: &Path) -> (String, Vec<String>) {
-    let o = Command::new(browser)
-        .args([
-            "--headless",
-            "--disable-gpu",
-            "--no-sandbox",
-            "--enable-logging=stderr",
-            "--v=0",
-            "--allow-file-access-from-files",
-            "--virtual-time-budget=5000",
-            "--dump-dom",
-        ])
-        .arg(format!("file://{}", page.display()))
-        .output()
-        .expect("run chromium");
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    let errors = stderr
-        .lines()
-        .filter(|l| l.contains("CONSOLE") || l.contains("Uncaught") || l.contains("ERR_FILE_NOT_FOUND"))
-        .map(str::to_owned)
-        .collect();
-    (String::from_utf8_lossy(&o.stdout).into_owned(), errors)
+    common::chromium::load(browser, page, "", 5000)
 }
 
 #[test]
 fn every_component_is_in_the_gallery_and_the_page_has_no_console_error() {
-    let Some(browser) = chromium() else {
-        let msg = "chromium not found; install it with `apt-get install -y chromium` (or set CHROMIUM)";
-        // In CI (`.ci/run` sets CI) a missing browser is a failure, never a skip.
-        assert!(std::env::var_os("CI").is_none(), "{msg} (required in CI)");
-        println!("SKIPPED: {msg}");
+    let Some(browser) = common::chromium::required("every_component_is_in_the_gallery") else {
         return;
     };
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
@@ -121,6 +83,33 @@ fn every_component_is_in_the_gallery_and_the_page_has_no_console_error() {
         }
         for rule in &game.rule_ids {
             assert!(dom.contains(&format!("id=\"{rule}\"")), "{}: rule {rule}", game.id);
+        }
+    }
+}
+
+/// Enum values show their names in the page's locale, inside lists and
+/// records too (an Unmatched fighter's attack style, a hero's fighters).
+#[test]
+fn enum_values_show_their_names_in_the_page_locale() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    for (locale, melee) in [("es", "Cuerpo a cuerpo"), ("en", "Melee")] {
+        let o = Command::new(env!("CARGO_BIN_EXE_pnpkit"))
+            .args(["gallery", "unmatched", "--locale", locale, "--out"])
+            .arg(&out)
+            .current_dir(root)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stdout));
+        let page = std::fs::read_to_string(out.join("unmatched/index.html")).unwrap();
+        assert!(
+            page.contains(&format!("style: {melee}")),
+            "{locale}: fighters' style named «{melee}»"
+        );
+        if locale == "es" {
+            // Not even in the search index (lower case there).
+            assert!(!page.contains("style: melee"), "{locale}: a raw enum id in the page");
         }
     }
 }

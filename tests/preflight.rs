@@ -42,7 +42,7 @@ fn each_check_reports_at_its_template_line() {
         .iter()
         .filter_map(|f| f.split('[').nth(1).and_then(|s| s.split(']').next()))
         .collect();
-    for code in ["W040", "W041", "W042", "W043"] {
+    for code in ["W040", "W041", "W042", "W043", "W051"] {
         assert!(codes.contains(&code), "{code} in {codes:?}");
     }
     // The good card has no finding; every finding names the bad one.
@@ -64,4 +64,33 @@ fn limits_are_the_users() {
     );
     assert!(!found.iter().any(|f| f.contains("W040")), "{found:#?}");
     assert!(!found.iter().any(|f| f.contains("«edge of the card»")), "{found:#?}");
+}
+
+/// The shipped kits as a player prints them: in both locales and both papers
+/// no text below 6 pt, nothing outside the 3 mm safe zone, no text cut off,
+/// no art below 300 ppi and no character the fonts cannot draw.
+#[test]
+fn the_shipped_kits_pass_preflight_clean() {
+    let root = common::root();
+    let report = check(&root.join("data"), &[], &Limits::default()).unwrap();
+    assert!(!report.has_errors());
+    let shared = Shared::new(root, EPOCH).unwrap();
+    let opts = KitOptions {
+        papers: vec![impose::A4, impose::LETTER],
+        preflight: Some(preflight::Limits::default()),
+        ..KitOptions::default()
+    };
+    let (built, problems) = build_all(&shared, &report.games, &opts, &Quiet);
+    assert!(problems.is_empty());
+    let found: Vec<String> = built
+        .iter()
+        .flat_map(|b| &b.findings)
+        .map(|(d, s)| render_human(std::slice::from_ref(d), s, false))
+        .collect();
+    assert!(
+        found.is_empty(),
+        "{} findings, the first: {:#?}",
+        found.len(),
+        &found[..found.len().min(5)]
+    );
 }

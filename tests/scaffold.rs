@@ -41,6 +41,43 @@ fn new_pack_checks_clean_and_builds() {
     // The game's own layout drew the cards (its power in big type), not the generic one.
     let cards = std::fs::read(dir.join("output/star-duel/en/star-duel-pieces.pdf")).unwrap();
     assert!(cards.len() > 1000);
+    // The scaffold shows each feature a designer starts from: enum names per
+    // locale, markup with a bulleted list inside a fitted text box, inline
+    // icons (drawn as images) and art.
+    if !common::raster::renderer_available("new_pack_checks_clean_and_builds") {
+        return;
+    }
+    // poppler's pdftotext reads the placed designs (lopdf does not enter them).
+    let pdftotext = std::process::Command::new("pdftotext")
+        .arg(dir.join("output/star-duel/en/star-duel-pieces.pdf"))
+        .arg("-")
+        .output()
+        .expect("pdftotext (poppler-utils) runs");
+    let text = String::from_utf8_lossy(&pdftotext.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let doc = lopdf::Document::load_mem(&cards).unwrap();
+    for words in [
+        "Moon",
+        "Change its suit to",
+        "Your opponent discards a card",
+        "If you win with 5",
+    ] {
+        assert!(text.contains(words), "«{words}» printed: {text}");
+    }
+    let images = doc
+        .objects
+        .values()
+        .filter(|o| {
+            o.as_stream().is_ok_and(|s| {
+                s.dict
+                    .get(b"Subtype")
+                    .is_ok_and(|t| t.as_name().is_ok_and(|n| n == b"Image" || n == b"Form"))
+            })
+        })
+        .count();
+    assert!(images >= 3, "icons and art are placed ({images} image or form objects)");
 }
 
 #[test]

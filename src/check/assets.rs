@@ -59,6 +59,11 @@ fn describe(e: &AssetError) -> String {
         AssetError::Missing => "the file does not exist".into(),
         AssetError::NotAllowed(why) => format!("it is {why}"),
         AssetError::TooLarge(max) => format!("it is larger than {} MB", max / 1024 / 1024),
+        AssetError::TooManyPixels(w, h) => format!(
+            "it is {w} × {h} pixels ({:.0} megapixels), more than the {} megapixels artwork may have",
+            f64::from(*w) * f64::from(*h) / 1e6,
+            assets::MAX_ART_PIXELS / 1_000_000
+        ),
         AssetError::Io(e) => format!("it cannot be read: {e}"),
     }
 }
@@ -114,7 +119,7 @@ pub fn art(
                         return;
                     }
                     match assets::read(dir, &path, MAX_ART) {
-                        Ok(bytes) => match decode(&bytes) {
+                        Ok(bytes) => match pixel_size(&bytes).and_then(|_| decode(&bytes).map_err(AssetError::Io)) {
                             Ok(px) => {
                                 if let (Some((w, h)), Some(size)) = (px, printed.or(trim)) {
                                     let ppi = (w as f64 / (size.width / 25.4)).min(h as f64 / (size.height / 25.4));
@@ -124,7 +129,10 @@ pub fn art(
                                 }
                                 out.insert(virt, Arc::new(bytes));
                             }
-                            Err(e) => diags.push(bad_asset(span, &what, &path, &format!("it does not decode ({e})"))),
+                            Err(AssetError::Io(e)) => {
+                                diags.push(bad_asset(span, &what, &path, &format!("it does not decode ({e})")))
+                            }
+                            Err(e) => diags.push(bad_asset(span, &what, &path, &describe(&e))),
                         },
                         Err(AssetError::Missing) => diags.push(
                             Diagnostic::new(Code::MissingArt, format!("{what}: `{rel}` does not exist yet"))
@@ -156,6 +164,19 @@ fn visit_images(spec: &FieldSpec, value: &FieldValue, f: &mut impl FnMut(Option<
         }
         _ => {}
     }
+}
+
+/// Refuses a raster image whose header declares more than
+/// [`assets::MAX_ART_PIXELS`], before anything is decoded. Headers that do
+/// not read are left to the decoder, which names the problem.
+fn pixel_size(bytes: &[u8]) -> Result<(), AssetError> {
+    let reader = image::ImageReader::new(std::io::Cursor::new(bytes)).with_guessed_format();
+    if let Ok((w, h)) = reader.map_err(|_| ()).and_then(|r| r.into_dimensions().map_err(|_| ()))
+        && u64::from(w) * u64::from(h) > assets::MAX_ART_PIXELS
+    {
+        return Err(AssetError::TooManyPixels(w, h));
+    }
+    Ok(())
 }
 
 /// Decodes an image the way typst will: its pixel size (`None` for vector art).

@@ -14,6 +14,7 @@ use indexmap::IndexMap;
 use rayon::prelude::*;
 
 use crate::diag::{Code, Diagnostic, Diagnostics, SourceMap, Span, did_you_mean};
+use crate::fsx::read::Scope;
 use crate::model::{Component, FieldValue, Game};
 use crate::pack::decl::{Decl, read_decl};
 use crate::pack::reader::quote_list;
@@ -42,9 +43,14 @@ impl Report {
 /// Reads and checks the packs of `data` (all of them, or those in `only`).
 pub fn check(data: &Path, only: &[String], limits: &Limits) -> Result<Report, LoadError> {
     let dirs = pack::pack_dirs(data, only)?;
+    // Pack files are read only from inside the data folder, symlinks resolved.
+    let scope = Scope::within(data).map_err(|source| LoadError::Io {
+        path: data.to_path_buf(),
+        source,
+    })?;
     let mut report = Report::default();
     for dir in dirs {
-        check_pack(&dir, limits, &mut report)?;
+        check_pack(&dir, limits, &scope, &mut report)?;
     }
     let Report {
         diagnostics, sources, ..
@@ -53,10 +59,10 @@ pub fn check(data: &Path, only: &[String], limits: &Limits) -> Result<Report, Lo
     Ok(report)
 }
 
-fn check_pack(dir: &Path, limits: &Limits, report: &mut Report) -> Result<(), LoadError> {
+fn check_pack(dir: &Path, limits: &Limits, scope: &Scope, report: &mut Report) -> Result<(), LoadError> {
     let folder = dir.file_name().unwrap_or_default().to_string_lossy().into_owned();
     let game_path = dir.join("game.yaml");
-    if !game_path.is_file() {
+    if !pack::is_entry(&game_path) {
         report.diagnostics.push(
             Diagnostic::new(Code::NotAPack, format!("folder `{folder}` has no game.yaml"))
                 .in_file(dir)
@@ -66,7 +72,7 @@ fn check_pack(dir: &Path, limits: &Limits, report: &mut Report) -> Result<(), Lo
         return Ok(());
     }
     let mut diags = Vec::new();
-    let Some(decl) = read_game_yaml(&game_path, &folder, limits, report, &mut diags)? else {
+    let Some(decl) = read_game_yaml(&game_path, &folder, limits, scope, report, &mut diags)? else {
         report.diagnostics.extend(diags);
         return Ok(());
     };
@@ -75,7 +81,7 @@ fn check_pack(dir: &Path, limits: &Limits, report: &mut Report) -> Result<(), Lo
     let files = pack::component_files(dir)?;
     let loaded: Vec<_> = files
         .par_iter()
-        .map(|(_, path)| pack::read_file(path, limits).map(|r| (path.clone(), r)))
+        .map(|(_, path)| pack::read_file(path, limits, scope).map(|r| (path.clone(), r)))
         .collect::<Result<_, _>>()?;
     let mut texts = Vec::with_capacity(loaded.len());
     for (path, r) in loaded {
@@ -174,12 +180,17 @@ fn check_pack(dir: &Path, limits: &Limits, report: &mut Report) -> Result<(), Lo
     }
     // A file that could not be read leaves its kind incomplete: counts and
     // references into it would only repeat that problem.
-    incomplete.extend(diags.iter().filter(|d| d.code == Code::FileTooLarge).filter_map(|d| {
-        let path = report.sources.path(d.span?.file);
-        files.iter().find(|(_, p)| p == path).map(|(k, _)| k.clone())
-    }));
+    incomplete.extend(
+        diags
+            .iter()
+            .filter(|d| matches!(d.code, Code::FileTooLarge | Code::FileRefused))
+            .filter_map(|d| {
+                let path = report.sources.path(d.span?.file);
+                files.iter().find(|(_, p)| p == path).map(|(k, _)| k.clone())
+            }),
+    );
     cross_check(&decl, &components, &pending, &incomplete, &mut diags);
-    let reference = read_reference(dir, &decl, limits, report, &mut diags)?;
+    let reference = read_reference(dir, &decl, limits, scope, report, &mut diags)?;
     crate::reference::cross_check(&reference, &decl.rule_ids, decl.rule_ids_span, &mut diags);
     if let Some(c) = &decl.construction {
         check_cites(c, &reference, &mut diags);
@@ -206,7 +217,7 @@ fn check_pack(dir: &Path, limits: &Limits, report: &mut Report) -> Result<(), Lo
     }
     let mut files = assets::icons(&decl, dir, &mut diags);
     files.extend(assets::art(dir, &decl.kinds, &decl.sizes, &components, &mut diags));
-    let fonts = check_fonts(&decl, &mut diags);
+    let fonts = check_fonts(&decl, &mut report.sources, &mut diags);
     effects::check_texts(&decl.kinds, &components, &mut diags);
     let game = Game {
         id: decl.id,
@@ -236,12 +247,18 @@ fn check_pack(dir: &Path, limits: &Limits, report: &mut Report) -> Result<(), Lo
 }
 
 /// The pack's font roles, each family checked against the fonts in `fonts/`
-/// (read from the current directory, where pnpkit runs).
-fn check_fonts(decl: &Decl, diags: &mut Vec<Diagnostic>) -> IndexMap<String, String> {
+/// (read from the current directory, where pnpkit runs). A font file that is
+/// refused (a link out of the project) is reported at the file.
+fn check_fonts(decl: &Decl, sources: &mut SourceMap, diags: &mut Vec<Diagnostic>) -> IndexMap<String, String> {
     if decl.fonts.is_empty() {
         return IndexMap::new();
     }
-    let families = crate::fonts::families(std::path::Path::new("fonts"));
+    let found = crate::fonts::families(std::path::Path::new("fonts"));
+    for (path, refusal) in &found.refused {
+        let id = sources.add(path.clone(), "".into());
+        diags.push(pack::refused(id, pack::Input::Font, refusal));
+    }
+    let families = found.families;
     let mut out = IndexMap::new();
     for (role, (family, span)) in &decl.fonts {
         if families.iter().any(|f| f.eq_ignore_ascii_case(family)) {
@@ -393,6 +410,7 @@ fn read_reference(
     dir: &Path,
     decl: &Decl,
     limits: &Limits,
+    scope: &Scope,
     report: &mut Report,
     diags: &mut Vec<Diagnostic>,
 ) -> Result<crate::reference::Reference, LoadError> {
@@ -401,7 +419,7 @@ fn read_reference(
     let mut files: Vec<PathBuf> = ["glossary.yaml", "facts.yaml", "quickref.yaml"]
         .iter()
         .map(|f| dir.join(f))
-        .filter(|p| p.is_file())
+        .filter(|p| pack::is_entry(p))
         .collect();
     let rules_dir = dir.join("rules");
     if rules_dir.is_dir() {
@@ -411,13 +429,13 @@ fn read_reference(
                 source,
             })?
             .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")))
+            .filter(|p| pack::is_entry(p) && matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")))
             .collect();
         chapters.sort();
         files.extend(chapters);
     }
     for path in files {
-        let text = match pack::read_file(&path, limits)? {
+        let text = match pack::read_file(&path, limits, scope)? {
             ReadFile::Text(t) => t,
             ReadFile::Rejected(make) => {
                 let id = report.sources.add(path.clone(), "".into());
@@ -457,10 +475,11 @@ fn read_game_yaml(
     path: &Path,
     folder: &str,
     limits: &Limits,
+    scope: &Scope,
     report: &mut Report,
     diags: &mut Vec<Diagnostic>,
 ) -> Result<Option<Decl>, LoadError> {
-    let read = pack::read_file(path, limits)?;
+    let read = pack::read_file(path, limits, scope)?;
     let text = match &read {
         ReadFile::Text(t) => t.clone(),
         ReadFile::Rejected(_) => "".into(),
@@ -643,7 +662,12 @@ fn cross_check(
                 entry.kinds.join("/"),
                 if matched == 1 { "" } else { "s" }
             ))
-            .expected(format!("{} ({})", entry.count, entry.name.get(&decl.locales[0])));
+            // Without readable locales (reported already) the entry is named by its id.
+            .expected(format!(
+                "{} ({})",
+                entry.count,
+                decl.locales.first().map_or(entry.id.as_str(), |l| entry.name.get(l))
+            ));
             if let Some(span) = entry.span {
                 d = d.at(span);
             }

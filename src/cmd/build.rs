@@ -7,16 +7,27 @@ use std::time::Instant;
 use super::check::human;
 use super::{Fatal, Outcome, Status, use_color};
 use crate::check::check;
-use crate::cli::{BuildArgs, Cli, DuplexArg, Format, LayoutArg, PaperArg};
+use crate::cli::{BuildArgs, Cli, DuplexArg, Format, LayoutArg, PaperArg, PrintArgs};
 use crate::diag::{Diagnostic, SourceMap, render_human, to_json};
-use crate::fsx::write_atomic;
+use crate::fsx::txn::DirSwap;
 use crate::pack::yaml::Limits;
 use crate::render::impose::{self, Duplex, Settings};
-use crate::render::pipeline::{build_all, epoch};
+use crate::render::pipeline::{Run, Stats, build_with, epoch};
 use crate::render::world::Shared;
 use crate::render::{KitOptions, Layout};
 
 pub fn options(args: &BuildArgs) -> KitOptions {
+    KitOptions {
+        locales: (!args.select.locale.is_empty()).then(|| args.select.locale.clone()),
+        proof: args.proof,
+        // Every build reports text cut off by its box and characters no font can draw.
+        preflight: Some(crate::render::preflight::Limits::build()),
+        ..print_options(&args.print)
+    }
+}
+
+/// Paper, duplex, layout, ink, margin, bleed and version mark as kit options.
+pub fn print_options(args: &PrintArgs) -> KitOptions {
     KitOptions {
         papers: args
             .paper
@@ -26,7 +37,6 @@ pub fn options(args: &BuildArgs) -> KitOptions {
                 PaperArg::Letter => impose::LETTER,
             })
             .collect(),
-        locales: (!args.select.locale.is_empty()).then(|| args.select.locale.clone()),
         duplex: match args.duplex {
             DuplexArg::Long => Duplex::Long,
             DuplexArg::Short => Duplex::Short,
@@ -36,14 +46,13 @@ pub fn options(args: &BuildArgs) -> KitOptions {
             LayoutArg::Gutterfold => Layout::Gutterfold,
         },
         ink_saver: args.ink_saver,
-        proof: args.proof,
-        // Every build reports text cut off by its box and characters no font can draw.
-        preflight: Some(crate::render::preflight::Limits::build()),
         settings: Settings {
             margin: args.margin,
             bleed: args.bleed,
             ..Settings::default()
         },
+        stamp: args.stamp.clone(),
+        ..KitOptions::default()
     }
 }
 
@@ -76,7 +85,16 @@ pub fn run(cli: &Cli, args: &BuildArgs, progress: &dyn super::Progress) -> Resul
         ));
     }
     let opts = options(args);
-    let (built, problems) = build_all(&shared, &report.games, &opts, progress);
+    let store = super::cache_store(&args.cache, &args.select.out);
+    let run = Run {
+        store: store.as_ref(),
+        gallery: true,
+        ..Run::default()
+    };
+    let check_seconds = start.elapsed().as_secs_f64();
+    let output = build_with(&shared, &report.games, &opts, progress, &run);
+    let (built, problems, mut stats) = (output.built, output.problems, output.stats);
+    stats.stages.insert(0, ("check", check_seconds));
     if !problems.is_empty() {
         let stdout = match cli.format {
             Format::Human => {
@@ -104,25 +122,40 @@ pub fn run(cli: &Cli, args: &BuildArgs, progress: &dyn super::Progress) -> Resul
             status: Status::Problems,
         });
     }
-    let mut pages = 0;
-    for b in &built {
-        let path = args.select.out.join(&b.plan.out);
-        write_atomic(&path, &b.pdf).map_err(|source| Fatal::Write { path, source })?;
-        pages += b.pages;
-    }
-    // The HTML gallery of each game (its designs come from typst's memo of the build just done).
+    // The gallery belongs to the same step: every game's kit and gallery are
+    // staged together and swapped in whole, or nothing changes.
     let gallery_start = Instant::now();
     let (gallery, gallery_problems) =
-        crate::gallery::galleries(&shared, &report.games, &args.select.locale, &args.select.out);
+        crate::gallery::galleries(&shared, &report.games, &output.pictures, &args.select.out);
     if !gallery_problems.is_empty() {
         return Ok(Outcome {
             stdout: super::gallery::render_problems(&gallery_problems, color)
-                + "build failed: the kits were written, the gallery was not\n",
+                + "build failed: the gallery does not render; nothing was written\n",
             status: Status::Problems,
         });
     }
-    let gallery_files = super::gallery::write(&gallery)?;
     let gallery_seconds = gallery_start.elapsed().as_secs_f64();
+    stats.stages.push(("gallery", gallery_seconds));
+    let write_start = Instant::now();
+    let out = &args.select.out;
+    let io = |path: &std::path::Path| {
+        let path = path.to_path_buf();
+        move |source| Fatal::Write { path, source }
+    };
+    let swap = DirSwap::begin(out).map_err(io(out))?;
+    let mut pages = 0;
+    for b in &built {
+        swap.write(&b.plan.out, &b.pdf).map_err(io(&out.join(&b.plan.out)))?;
+        pages += b.pages;
+    }
+    let gallery_files = super::gallery::stage(&swap, out, &gallery)?;
+    swap.commit().map_err(io(out))?;
+    stats.stages.push(("write", write_start.elapsed().as_secs_f64()));
+    if let Some(store) = &store {
+        let t = Instant::now();
+        store.evict();
+        stats.stages.push(("cache upkeep", t.elapsed().as_secs_f64()));
+    }
     let warnings: Vec<&(Diagnostic, SourceMap)> = built
         .iter()
         .flat_map(|b| b.warnings.iter().chain(&b.findings))
@@ -136,7 +169,7 @@ pub fn run(cli: &Cli, args: &BuildArgs, progress: &dyn super::Progress) -> Resul
         Format::Human => {
             rendered_warnings
                 + &format!(
-                    "built {} files, {} pages for {} game{} into {} in {seconds:.2} s ({} warning{})\n",
+                    "built {} files, {} pages for {} game{} into {} in {seconds:.2} s ({} warning{}; {})\n",
                     built.len(),
                     pages,
                     report.games.len(),
@@ -144,12 +177,18 @@ pub fn run(cli: &Cli, args: &BuildArgs, progress: &dyn super::Progress) -> Resul
                     args.select.out.display(),
                     warnings.len(),
                     if warnings.len() == 1 { "" } else { "s" },
+                    reuse_summary(&stats, store.is_some()),
                 )
                 + &format!(
                     "wrote {} gallery files ({}/<game>/index.html) in {gallery_seconds:.2} s\n",
                     gallery_files,
                     args.select.out.display()
                 )
+                + &if args.timings {
+                    timings(&stats, seconds)
+                } else {
+                    String::new()
+                }
         }
         Format::Json => {
             let files: Vec<_> = built
@@ -160,12 +199,23 @@ pub fn run(cli: &Cli, args: &BuildArgs, progress: &dyn super::Progress) -> Resul
                         "pages": b.pages,
                         "compile_seconds": b.compile_seconds,
                         "pdf_seconds": b.pdf_seconds,
+                        "reused": b.reused,
                     })
                 })
                 .collect();
-            let mut s =
-                serde_json::to_string_pretty(&serde_json::json!({"files": files, "pages": pages, "seconds": seconds}))
-                    .unwrap_or_default();
+            let mut doc = serde_json::json!({
+                "files": files,
+                "pages": pages,
+                "seconds": seconds,
+                "documents": {"reused": stats.reused(), "compiled": stats.compiled()},
+            });
+            if args.timings {
+                doc["timings"] = serde_json::json!({
+                    "stages": stats.stages.iter().map(|(n, s)| serde_json::json!({"stage": n, "seconds": s})).collect::<Vec<_>>(),
+                    "games": stats.games,
+                });
+            }
+            let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
             s.push('\n');
             s
         }
@@ -178,4 +228,41 @@ pub fn run(cli: &Cli, args: &BuildArgs, progress: &dyn super::Progress) -> Resul
             Status::Clean
         },
     })
+}
+
+/// "12 documents reused from the cache, 3 compiled" (design chunks included).
+fn reuse_summary(stats: &Stats, cache: bool) -> String {
+    let (reused, compiled) = (stats.reused(), stats.compiled());
+    if cache {
+        format!(
+            "{reused} document{} reused from the cache, {compiled} compiled",
+            if reused == 1 { "" } else { "s" }
+        )
+    } else {
+        format!(
+            "{compiled} document{} compiled, cache off",
+            if compiled == 1 { "" } else { "s" }
+        )
+    }
+}
+
+/// `--timings`: wall time per stage, then each game's documents and typst's time on them.
+fn timings(stats: &Stats, total: f64) -> String {
+    let mut s = String::from("timings (wall time):\n");
+    for (stage, secs) in &stats.stages {
+        s.push_str(&format!("  {stage:<14} {secs:>7.3} s\n"));
+    }
+    s.push_str(&format!("  {:<14} {total:>7.3} s\n", "total"));
+    s.push_str("per game (typst time summed over threads):\n");
+    s.push_str(&format!(
+        "  {:<14} {:>8} {:>8} {:>10} {:>10}\n",
+        "game", "compiled", "reused", "layout s", "pdf s"
+    ));
+    for g in &stats.games {
+        s.push_str(&format!(
+            "  {:<14} {:>8} {:>8} {:>10.3} {:>10.3}\n",
+            g.game, g.compiled, g.reused, g.compile_seconds, g.pdf_seconds
+        ));
+    }
+    s
 }

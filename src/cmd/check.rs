@@ -4,20 +4,60 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::{Fatal, Outcome, Status, use_color};
+use super::{Fatal, Outcome, Progress, Status, project_shared, render_each, use_color};
 use crate::check::{Report, check};
 use crate::cli::{CheckArgs, Cli, Format};
-use crate::diag::{JsonDiagnostic, render_human, to_json};
+use crate::diag::{Diagnostic, JsonDiagnostic, Severity, SourceMap, render_human, to_json};
 use crate::pack::yaml::Limits;
+use crate::render::pipeline::build_all;
+use crate::render::{KitOptions, preflight};
 
-pub fn run(cli: &Cli, args: &CheckArgs) -> Result<Outcome, Fatal> {
+pub fn run(cli: &Cli, args: &CheckArgs, progress: &dyn Progress) -> Result<Outcome, Fatal> {
     let start = Instant::now();
     let report = check(&cli.data, &args.games, &Limits::default())?;
+    // Laid out only when the data is sound: a layout of broken data says nothing new.
+    let laid = if args.layout && !report.has_errors() {
+        let shared = project_shared()?;
+        let opts = KitOptions {
+            preflight: Some(preflight::Limits::build()),
+            ..KitOptions::default()
+        };
+        let (built, problems) = build_all(&shared, &report.games, &opts, progress);
+        let files = built.len();
+        let findings: Vec<_> = problems
+            .into_iter()
+            .chain(built.into_iter().flat_map(|b| b.findings))
+            .collect();
+        Some((files, findings))
+    } else {
+        None
+    };
     let seconds = start.elapsed().as_secs_f64();
-    let problems = report.has_errors() || (args.deny_warnings && report.diagnostics.warnings() > 0);
+    let layout_items: &[(Diagnostic, SourceMap)] = laid.as_ref().map_or(&[], |(_, f)| f);
+    let layout_errors = layout_items
+        .iter()
+        .filter(|(d, _)| d.severity == Severity::Error)
+        .count();
+    let layout_warnings = layout_items.len() - layout_errors;
+    let problems = report.has_errors()
+        || layout_errors > 0
+        || (args.deny_warnings && report.diagnostics.warnings() + layout_warnings > 0);
     let stdout = match cli.format {
-        Format::Human => human(&report, use_color(cli.color), Some(seconds)),
-        Format::Json => json(&report),
+        Format::Human => {
+            let color = use_color(cli.color);
+            let mut out = render_each(layout_items, Format::Human, color);
+            out.push_str(&human(&report, color, Some(seconds)));
+            if let Some((files, _)) = &laid {
+                out.push_str(&format!(
+                    "laid out {files} file{}: {layout_errors} error{}, {layout_warnings} warning{}\n",
+                    plural(*files),
+                    plural(layout_errors),
+                    plural(layout_warnings)
+                ));
+            }
+            out
+        }
+        Format::Json => json_with(&report, layout_items),
     };
     Ok(Outcome {
         stdout,
@@ -69,19 +109,26 @@ struct Summary {
 }
 
 pub fn json(report: &Report) -> String {
+    json_with(report, &[])
+}
+
+/// The JSON report with the diagnostics of a layout after the pack's.
+fn json_with(report: &Report, layout: &[(Diagnostic, SourceMap)]) -> String {
+    let extra_errors = layout.iter().filter(|(d, _)| d.severity == Severity::Error).count();
     let r = JsonReport {
         diagnostics: report
             .diagnostics
             .items
             .iter()
             .map(|d| to_json(d, &report.sources))
+            .chain(layout.iter().map(|(d, s)| to_json(d, s)))
             .collect(),
         summary: Summary {
             packs: report.games.iter().map(|g| g.id.clone()).collect(),
             components: report.component_count(),
             files: report.sources.len(),
-            errors: report.diagnostics.errors(),
-            warnings: report.diagnostics.warnings(),
+            errors: report.diagnostics.errors() + extra_errors,
+            warnings: report.diagnostics.warnings() + layout.len() - extra_errors,
         },
     };
     let mut s = serde_json::to_string_pretty(&r).unwrap_or_default();

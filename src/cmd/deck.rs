@@ -12,9 +12,10 @@ use crate::cli::{Cli, DeckArgs, Format};
 use crate::deck::validate::mode_for_players;
 use crate::deck::{Context, DeckReport, batch, check_list};
 use crate::diag::SourceMap;
+use crate::fsx::read::Scope;
 use crate::model::Game;
-use crate::pack::LoadError;
 use crate::pack::yaml::Limits;
+use crate::pack::{Input, LoadError};
 use crate::render::world::Shared;
 
 /// Loads the game's pack (it must check clean).
@@ -36,17 +37,17 @@ pub fn load_game(data: &Path, id: &str) -> Result<Game, Fatal> {
         .ok_or_else(|| Fatal::Setup(format!("no game `{id}`")))
 }
 
-/// Reads a list file and checks it.
-pub fn check_file(game: &Game, path: &Path, ctx: &Context, sources: &mut SourceMap) -> Result<DeckReport, Fatal> {
-    let (file, text) = match super::read_source(path, sources)? {
+/// Reads a list file inside `scope` and checks it.
+pub fn check_file(
+    game: &Game,
+    path: &Path,
+    ctx: &Context,
+    scope: &Scope,
+    sources: &mut SourceMap,
+) -> Result<DeckReport, Fatal> {
+    let (file, text) = match super::read_source(path, Input::Deck, scope, sources)? {
         Ok(read) => read,
-        Err(mut d) => {
-            // The reader's words are for pack files; say what a list needs.
-            if d.code == crate::diag::Code::FileTooLarge {
-                d.help = Some("a deck list is a few kilobytes: check that the right file was named".into());
-            } else if d.message.contains("UTF-8") {
-                d.expected = Some("UTF-8 text (a spreadsheet saves it as \"CSV UTF-8\")".into());
-            }
+        Err(d) => {
             let file = d.span.map(|s| s.file).unwrap_or_default();
             let mut report = check_list(game, path, file, "", ctx).map_err(Fatal::Setup)?;
             report.diagnostics = vec![d];
@@ -88,9 +89,11 @@ fn context(game: &Game, args: &DeckArgs) -> Result<Context, Fatal> {
     })
 }
 
-/// The files of the run: the named ones, then a batch folder's lists.
-fn list_files(args: &DeckArgs) -> Result<Vec<PathBuf>, Fatal> {
-    let mut files = args.files.clone();
+/// The files of the run, each with where it may lie: the named ones
+/// anywhere, then a batch folder's lists inside that folder (pnpkit found
+/// them, so a link out of the folder is refused).
+fn list_files(args: &DeckArgs) -> Result<Vec<(PathBuf, Scope)>, Fatal> {
+    let mut files: Vec<(PathBuf, Scope)> = args.files.iter().map(|f| (f.clone(), Scope::named())).collect();
     if let Some(dir) = &args.batch {
         let rd = std::fs::read_dir(dir)
             .map_err(|e| Fatal::Setup(format!("cannot read the batch folder `{}`: {e}", dir.display())))?;
@@ -105,7 +108,9 @@ fn list_files(args: &DeckArgs) -> Result<Vec<PathBuf>, Fatal> {
                 dir.display()
             )));
         }
-        files.extend(found);
+        let scope = Scope::within(dir)
+            .map_err(|e| Fatal::Setup(format!("cannot read the batch folder `{}`: {e}", dir.display())))?;
+        files.extend(found.into_iter().map(|f| (f, scope.clone())));
     }
     if files.is_empty() {
         return Err(Fatal::Setup("name a list file, several, or `--batch DIR`".into()));
@@ -119,20 +124,38 @@ pub fn run(cli: &Cli, args: &DeckArgs) -> Result<Outcome, Fatal> {
     let files = list_files(args)?;
     let mut sources = SourceMap::default();
     if files.len() == 1 && args.batch.is_none() {
-        let report = check_file(&game, &files[0], &ctx, &mut sources)?;
+        let report = check_file(&game, &files[0].0, &ctx, &files[0].1, &mut sources)?;
+        let odds = if args.odds {
+            Some(odds(&game, &report, args)?)
+        } else {
+            None
+        };
+        let locale = report.verdict.locale.clone();
         let stdout = match cli.format {
-            Format::Human => report.human(&game, &sources, use_color(cli.color)),
-            Format::Json => {
-                let mut s = serde_json::to_string_pretty(&report.json(&sources)).unwrap_or_default();
-                s.push('\n');
+            Format::Human => {
+                let mut s = report.human(&game, &sources, use_color(cli.color));
+                if let Some((o, skips)) = &odds {
+                    s.push('\n');
+                    s.push_str(&o.human(&locale, *skips));
+                }
                 s
+            }
+            Format::Json => {
+                let mut v = serde_json::to_value(report.json(&sources)).unwrap_or_default();
+                if let Some((o, _)) = &odds {
+                    v["odds"] = serde_json::to_value(o).unwrap_or_default();
+                }
+                serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
             }
         };
         return Ok(Outcome::report(stdout, report.is_legal()));
     }
+    if args.odds {
+        return Err(Fatal::Setup("--odds reads one list: name a single file".into()));
+    }
     let mut reports = Vec::new();
-    for f in &files {
-        reports.push(check_file(&game, f, &ctx, &mut sources)?);
+    for (f, scope) in &files {
+        reports.push(check_file(&game, f, &ctx, scope, &mut sources)?);
     }
     let out = args
         .out
@@ -193,4 +216,25 @@ pub fn run(cli: &Cli, args: &DeckArgs) -> Result<Outcome, Fatal> {
         }
     };
     Ok(Outcome::report(stdout, legal))
+}
+
+/// The odds of a list under the game's draw rules, and whether the first player skips a draw.
+fn odds(game: &Game, report: &DeckReport, args: &DeckArgs) -> Result<(crate::deck::odds::Odds, bool), Fatal> {
+    let draw = game
+        .construction
+        .as_ref()
+        .and_then(|c| c.draw.as_ref())
+        .ok_or_else(|| {
+            Fatal::Setup(format!(
+                "`{}` declares no draw rules (`construction.draw` in game.yaml): its lists are not drawn from",
+                game.id
+            ))
+        })?;
+    let ask = crate::deck::odds::Ask {
+        turns: args.turns,
+        at_least: args.at_least,
+        first: args.first,
+    };
+    let odds = crate::deck::odds::odds(game, draw, &report.deck, &ask, &report.verdict.locale).map_err(Fatal::Setup)?;
+    Ok((odds, draw.first_player_skips))
 }

@@ -9,14 +9,17 @@ use super::{Fatal, Outcome, Progress, Status, use_color};
 use crate::check::check;
 use crate::cli::{Cli, GalleryArgs};
 use crate::diag::{Diagnostic, SourceMap, render_human};
-use crate::fsx::write_atomic;
+use crate::fsx::txn::DirSwap;
 use crate::pack::yaml::Limits;
+use crate::render::KitOptions;
+use crate::render::pipeline::{Run, build_with};
 use crate::render::world::Shared;
 
-/// Writes gallery files; returns how many.
-pub fn write(files: &[(PathBuf, Vec<u8>)]) -> Result<usize, Fatal> {
+/// Stages gallery files (paths under `out`) in `swap`; returns how many.
+pub fn stage(swap: &DirSwap, out: &Path, files: &[(PathBuf, Vec<u8>)]) -> Result<usize, Fatal> {
     for (path, bytes) in files {
-        write_atomic(path, bytes).map_err(|source| Fatal::Write {
+        let rel = path.strip_prefix(out).unwrap_or(path);
+        swap.write(rel, bytes).map_err(|source| Fatal::Write {
             path: path.clone(),
             source,
         })?;
@@ -33,7 +36,7 @@ pub fn render_problems(problems: &[(Diagnostic, SourceMap)], color: bool) -> Str
     s
 }
 
-pub fn run(cli: &Cli, args: &GalleryArgs, _progress: &dyn Progress) -> Result<Outcome, Fatal> {
+pub fn run(cli: &Cli, args: &GalleryArgs, progress: &dyn Progress) -> Result<Outcome, Fatal> {
     let start = Instant::now();
     let color = use_color(cli.color);
     let report = check(&cli.data, &args.select.games, &Limits::default())?;
@@ -50,14 +53,40 @@ pub fn run(cli: &Cli, args: &GalleryArgs, _progress: &dyn Progress) -> Result<Ou
             "cannot load fonts from `fonts/`: {e} (run pnpkit from the project root)"
         ))
     })?;
-    let (files, problems) = crate::gallery::galleries(&shared, &report.games, &args.select.locale, &args.select.out);
+    // The designs of each game's gallery locale, laid out as a default build lays them out.
+    let opts = KitOptions {
+        locales: (!args.select.locale.is_empty()).then(|| args.select.locale.clone()),
+        ..KitOptions::default()
+    };
+    let store = super::cache_store(&args.cache, &args.select.out);
+    let run = Run {
+        store: store.as_ref(),
+        pictures_only: true,
+        ..Run::default()
+    };
+    let output = build_with(&shared, &report.games, &opts, progress, &run);
+    let (files, mut problems) = crate::gallery::galleries(&shared, &report.games, &output.pictures, &args.select.out);
+    problems.splice(0..0, output.problems);
+    if let Some(store) = &store {
+        store.evict();
+    }
     if !problems.is_empty() {
         return Ok(Outcome {
             stdout: render_problems(&problems, color) + "gallery failed: nothing was written\n",
             status: Status::Problems,
         });
     }
-    let n = write(&files)?;
+    // Each game's gallery is swapped in whole (its kit PDFs carried over).
+    let out = &args.select.out;
+    let swap = DirSwap::begin(out).map_err(|source| Fatal::Write {
+        path: out.clone(),
+        source,
+    })?;
+    let n = stage(&swap, out, &files)?;
+    swap.commit().map_err(|source| Fatal::Write {
+        path: out.clone(),
+        source,
+    })?;
     let pages: Vec<String> = report
         .games
         .iter()

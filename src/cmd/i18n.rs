@@ -9,9 +9,7 @@ use super::{Fatal, Outcome, Status, use_color};
 use crate::check::check;
 use crate::cli::{Cli, Format, I18nAction, I18nArgs};
 use crate::fsx::write_atomic;
-use crate::i18n::{
-    Entry, State, apply_edits, edit_for, inventory, locate, parse_lock, parse_po, state, to_po, write_lock,
-};
+use crate::i18n::{Entry, State, inventory, parse_lock, state, to_po, write_lock};
 use crate::model::Game;
 use crate::pack::yaml::Limits;
 use crate::pack::{self, LoadError, ReadFile};
@@ -46,9 +44,10 @@ fn text_files(dir: &Path) -> Result<Vec<PathBuf>, LoadError> {
 /// The texts of a game, in file order.
 pub fn game_entries(game: &Game, limits: &Limits) -> Result<Vec<Entry>, LoadError> {
     let mut out = Vec::new();
+    let scope = pack::pack_scope(&game.dir)?;
     for rel in text_files(&game.dir)? {
         let path = game.dir.join(&rel);
-        let ReadFile::Text(text) = pack::read_file(&path, limits)? else {
+        let ReadFile::Text(text) = pack::read_file(&path, limits, &scope)? else {
             continue;
         };
         // `check` passed, so every file parses.
@@ -60,122 +59,30 @@ pub fn game_entries(game: &Game, limits: &Limits) -> Result<Vec<Entry>, LoadErro
     Ok(out)
 }
 
-/// Reads a PO file into the YAML of a game: every non-fuzzy translated entry
-/// whose source is still current replaces (or adds) the locale's text, in
-/// place, leaving the rest of each file untouched. Records the imported
-/// translations in the lock. Returns a report and whether every entry applied.
-fn import(game: &Game, locale: &str, entries: &[Entry], po: &str, po_path: &Path) -> Result<(String, bool), Fatal> {
-    let limits = Limits::default();
-    let po_entries = parse_po(po).map_err(|e| Fatal::Setup(format!("{}: {e}", po_path.display())))?;
-    let by_id: std::collections::HashMap<&str, &Entry> = entries.iter().map(|e| (e.id.as_str(), e)).collect();
-    let mut report = String::new();
-    let mut ok = true;
-    let mut edits: BTreeMap<String, Vec<(std::ops::Range<usize>, String)>> = BTreeMap::new();
-    let mut lock = read_lock(game, locale);
-    let (mut changed, mut fuzzy, mut empty) = (0, 0, 0);
-    let mut texts: BTreeMap<String, String> = BTreeMap::new();
-    for p in &po_entries {
-        if p.fuzzy {
-            fuzzy += 1;
-            continue;
-        }
-        if p.translation.is_empty() {
-            empty += 1;
-            continue;
-        }
-        let Some(entry) = by_id.get(p.context.as_str()) else {
-            ok = false;
-            report.push_str(&format!(
-                "{}:{}: no text `{}` in {} (skipped)\n",
-                po_path.display(),
-                p.line,
-                p.context,
-                game.id
-            ));
-            continue;
-        };
-        if p.source != entry.source {
-            ok = false;
-            report.push_str(&format!(
-                "{}:{}: the source of `{}` changed since the export (skipped; export again)\n",
-                po_path.display(),
-                p.line,
-                p.context
-            ));
-            continue;
-        }
-        lock.insert(entry.id.clone(), crate::i18n::hash(&entry.source));
-        if entry.translations.get(locale) == Some(&p.translation) {
-            continue;
-        }
-        let text = match texts.get(&entry.file) {
-            Some(t) => t.clone(),
-            None => {
-                let t = std::fs::read_to_string(game.dir.join(&entry.file)).map_err(|source| {
-                    Fatal::Load(LoadError::Io {
-                        path: game.dir.join(&entry.file),
-                        source,
-                    })
-                })?;
-                texts.insert(entry.file.clone(), t.clone());
-                t
-            }
-        };
-        let root = pack::parse_yaml(&text, crate::diag::FileId(0), &limits)
-            .map_err(|d| Fatal::Setup(format!("{}: {}", entry.file, d.message)))?;
-        let path = entry.id.split_once('#').map_or("", |(_, p)| p);
-        let edit = locate(&root, path).and_then(|node| edit_for(node, &text, locale, &p.translation));
-        match edit {
-            Some(e) => {
-                edits.entry(entry.file.clone()).or_default().push(e);
-                changed += 1;
-            }
-            None => {
-                ok = false;
-                report.push_str(&format!("{}: cannot place `{}` (skipped)\n", entry.file, entry.id));
-            }
-        }
-    }
-    // Every edited file must still parse before anything is written.
-    let mut outputs = Vec::new();
-    for (file, file_edits) in edits {
-        let new = apply_edits(&texts[&file], file_edits);
-        if let Err(d) = pack::parse_yaml(&new, crate::diag::FileId(0), &limits) {
-            return Err(Fatal::Setup(format!(
-                "importing into {file} would break it ({}); nothing written",
-                d.message
-            )));
-        }
-        outputs.push((game.dir.join(&file), new));
-    }
-    for (path, new) in &outputs {
-        write_atomic(path, new.as_bytes()).map_err(|source| Fatal::Write {
-            path: path.clone(),
-            source,
-        })?;
-    }
-    let lock_file = lock_path(game, locale);
-    write_atomic(&lock_file, write_lock(locale, &lock).as_bytes()).map_err(|source| Fatal::Write {
-        path: lock_file.clone(),
-        source,
-    })?;
-    report.push_str(&format!(
-        "imported {} of {}: {changed} translations changed in {} files, {fuzzy} fuzzy and {empty} untranslated entries left out\n",
-        po_path.display(),
-        game.id,
-        outputs.len()
-    ));
-    Ok((report, ok))
-}
-
-fn lock_path(game: &Game, locale: &str) -> PathBuf {
+pub(super) fn lock_path(game: &Game, locale: &str) -> PathBuf {
     game.dir.join("i18n").join(format!("{locale}.lock"))
 }
 
-fn read_lock(game: &Game, locale: &str) -> BTreeMap<String, String> {
-    std::fs::read_to_string(lock_path(game, locale))
+/// The recorded source hashes of `locale`; none when the file is missing
+/// (or not a plain file of the pack, which `check` would not read either).
+pub(super) fn read_lock(game: &Game, locale: &str) -> BTreeMap<String, String> {
+    let Ok(scope) = pack::pack_scope(&game.dir) else {
+        return BTreeMap::new();
+    };
+    crate::fsx::read::read_bounded(&lock_path(game, locale), crate::fsx::read::max::PO, &scope)
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok())
         .map(|s| parse_lock(&s))
         .unwrap_or_default()
+}
+
+/// The target locales of a run: every locale but the source one, or those asked for.
+pub(super) fn wanted(game: &Game, args: &I18nArgs) -> Vec<String> {
+    game.locales[1..]
+        .iter()
+        .filter(|l| args.locale.is_empty() || args.locale.contains(l))
+        .cloned()
+        .collect()
 }
 
 pub fn run(cli: &Cli, args: &I18nArgs) -> Result<Outcome, Fatal> {
@@ -189,19 +96,15 @@ pub fn run(cli: &Cli, args: &I18nArgs) -> Result<Outcome, Fatal> {
             status: Status::Problems,
         });
     }
-    let wanted = |game: &Game| -> Vec<String> {
-        game.locales[1..]
-            .iter()
-            .filter(|l| args.locale.is_empty() || args.locale.contains(l))
-            .cloned()
-            .collect()
-    };
+    if args.action == I18nAction::Import {
+        return super::i18n_import::run(cli, args, &report);
+    }
     let mut stdout = String::new();
     let mut problems = false;
     let mut rows = Vec::new();
     for game in &report.games {
         let entries = game_entries(game, &limits)?;
-        for locale in wanted(game) {
+        for locale in wanted(game, args) {
             let lock = read_lock(game, &locale);
             match args.action {
                 I18nAction::Status => {
@@ -242,18 +145,7 @@ pub fn run(cli: &Cli, args: &I18nArgs) -> Result<Outcome, Fatal> {
                     })?;
                     stdout.push_str(&format!("wrote {} ({} texts)\n", path.display(), entries.len()));
                 }
-                I18nAction::Import => {
-                    let path = args.out.join(&game.id).join("i18n").join(format!("{locale}.po"));
-                    let text = std::fs::read_to_string(&path).map_err(|source| {
-                        Fatal::Load(LoadError::Io {
-                            path: path.clone(),
-                            source,
-                        })
-                    })?;
-                    let (msg, ok) = import(game, &locale, &entries, &text, &path)?;
-                    stdout.push_str(&msg);
-                    problems |= !ok;
-                }
+                I18nAction::Import => unreachable!("handled above"),
                 I18nAction::Accept => {
                     let lock: BTreeMap<String, String> = entries
                         .iter()

@@ -10,9 +10,10 @@ use super::{Fatal, Outcome, use_color};
 use crate::check::check;
 use crate::cli::{Cli, Format, LogArgs};
 use crate::diag::{Code, Diagnostic, JsonDiagnostic, SourceMap, render_human, to_json};
+use crate::fsx::read::Scope;
 use crate::model::Game;
 use crate::pack::yaml::Limits;
-use crate::pack::{self, LoadError};
+use crate::pack::{self, Input, LoadError};
 use crate::rules::replay::{Failure, FailureKind, flow};
 use crate::rules::{Options, Replay, engine_for, log};
 
@@ -25,6 +26,22 @@ pub struct LogReport {
     pub replay: Option<Replay>,
     /// Title of the failing rule, from the pack's rules reference.
     pub rule_title: Option<String>,
+    /// The log as replayed (decks resolved to `{card id: copies}`), once read.
+    pub log: Option<log::Log>,
+}
+
+/// Games already loaded and checked, with their engines: many logs of one
+/// game (`stats`) check the pack once.
+#[derive(Default)]
+pub struct Games {
+    loaded: std::collections::HashMap<String, (Game, Box<dyn crate::rules::Replayer>)>,
+}
+
+impl Games {
+    /// The game of `id`, once loaded.
+    pub fn game(&self, id: &str) -> Option<&Game> {
+        self.loaded.get(id).map(|(g, _)| g)
+    }
 }
 
 impl LogReport {
@@ -35,66 +52,91 @@ impl LogReport {
 
 /// Reads the log at `path`, loads its game from `data` and replays it.
 pub fn check_log(data: &Path, path: &Path, options: &Options) -> Result<LogReport, Fatal> {
+    check_log_with(&mut Games::default(), data, path, &Scope::named(), options)
+}
+
+/// [`check_log`], loading each game once into `games`; the log is read
+/// inside `scope` (anywhere when the user named it, inside its folder when
+/// pnpkit found it there).
+pub fn check_log_with(
+    games: &mut Games,
+    data: &Path,
+    path: &Path,
+    scope: &Scope,
+    options: &Options,
+) -> Result<LogReport, Fatal> {
     let limits = Limits::default();
     let mut report = LogReport {
         sources: SourceMap::default(),
         diagnostics: Vec::new(),
         replay: None,
         rule_title: None,
+        log: None,
     };
-    let (file, text) = match super::read_source(path, &mut report.sources)? {
+    let (file, text) = match super::read_source(path, Input::Log, scope, &mut report.sources)? {
         Ok(read) => read,
         Err(d) => {
             report.diagnostics.push(d);
             return Ok(report);
         }
     };
-    let node = match pack::parse_yaml(&text, file, &limits) {
+    let node = match log::parse(&text, file, &limits) {
         Ok(n) => n,
         Err(d) => {
             report.diagnostics.push(*d);
             return Ok(report);
         }
     };
-    let log = match log::read(&node) {
+    let log = match log::read_owned(node) {
         Ok(l) => l,
         Err(ds) => {
             report.diagnostics = ds;
             return Ok(report);
         }
     };
-    let Some(game) = load_game(data, &log, &mut report)? else {
-        return Ok(report);
-    };
-    let engine = match engine_for(&game) {
-        Some(Ok(e)) => e,
-        // `check` reports these with their spans (engine-data); the pack
-        // passed it, so this is only reached through a library caller.
-        Some(Err(diags)) => {
-            return Err(Fatal::Setup(format!(
-                "the `{}` pack lacks what its rules engine needs: {}",
-                game.id,
-                diags.iter().map(|d| d.message.as_str()).collect::<Vec<_>>().join("; ")
-            )));
-        }
-        None => {
-            report.diagnostics.push(
-                Diagnostic::new(Code::LogFormat, format!("pnpkit has no rules engine for `{}`", game.id))
-                    .at(log.game_span)
-                    .label("no engine")
-                    .expected(format!("one of {}", quote(crate::rules::engine_games()))),
-            );
+    if !games.loaded.contains_key(&log.game) {
+        let Some(game) = load_game(data, &log, &mut report)? else {
             return Ok(report);
-        }
-    };
-    let Some(log) = check_decks(&game, log, path, &mut report)? else {
+        };
+        let engine = match engine_for(&game) {
+            Some(Ok(e)) => e,
+            // `check` reports these with their spans (engine-data); the pack
+            // passed it, so this is only reached through a library caller.
+            Some(Err(diags)) => {
+                return Err(Fatal::Setup(format!(
+                    "the `{}` pack lacks what its rules engine needs: {}",
+                    game.id,
+                    diags.iter().map(|d| d.message.as_str()).collect::<Vec<_>>().join("; ")
+                )));
+            }
+            None => {
+                report.diagnostics.push(
+                    Diagnostic::new(Code::LogFormat, format!("pnpkit has no rules engine for `{}`", game.id))
+                        .at(log.game_span)
+                        .label("no engine")
+                        .expected(format!("one of {}", quote(crate::rules::engine_games()))),
+                );
+                return Ok(report);
+            }
+        };
+        games.loaded.insert(log.game.clone(), (game, engine));
+    }
+    let (game, engine) = &games.loaded[&log.game];
+    // A `deck:` path was not named on the command line: it is read only from
+    // inside the project (the working folder, the data folder) or the log's own folder.
+    let log_dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let scope = Scope::within_any(&[Path::new("."), data, log_dir]);
+    let Some(log) = check_decks(game, log, path, &scope, &mut report)? else {
         return Ok(report);
     };
     match engine.replay(&log, options) {
         Err(ds) => report.diagnostics = ds,
         Ok(replay) => {
             if let Some(f) = &replay.failure {
-                report.rule_title = f.rule.and_then(|r| rule_title(&game, r));
+                report.rule_title = f.rule.and_then(|r| rule_title(game, r));
                 report.diagnostics.push(failure_diagnostic(
                     f,
                     report.rule_title.as_deref(),
@@ -105,12 +147,19 @@ pub fn check_log(data: &Path, path: &Path, options: &Options) -> Result<LogRepor
             report.replay = Some(replay);
         }
     }
+    report.log = Some(log);
     Ok(report)
 }
 
 /// Validates each player's `deck:` with the game's construction rules and
 /// hands it to the engine as `{card id: copies}`; `None` when a deck is illegal.
-fn check_decks(game: &Game, mut log: log::Log, path: &Path, report: &mut LogReport) -> Result<Option<log::Log>, Fatal> {
+fn check_decks(
+    game: &Game,
+    mut log: log::Log,
+    path: &Path,
+    scope: &Scope,
+    report: &mut LogReport,
+) -> Result<Option<log::Log>, Fatal> {
     let Some(c) = &game.construction else {
         return Ok(Some(log));
     };
@@ -123,7 +172,7 @@ fn check_decks(game: &Game, mut log: log::Log, path: &Path, report: &mut LogRepo
             // `deck: ../decks/starter.txt`, relative to the log.
             Some(rel) => {
                 let file = path.parent().unwrap_or(Path::new("")).join(rel);
-                match read_deck_file(&file, game, c, report, &mut diags)? {
+                match read_deck_file(&file, game, c, scope, report, &mut diags)? {
                     Some(d) => d,
                     None => {
                         diags.push(
@@ -228,14 +277,15 @@ fn read_deck_file(
     file: &Path,
     game: &Game,
     c: &crate::model::Construction,
+    scope: &Scope,
     report: &mut LogReport,
     diags: &mut Vec<Diagnostic>,
 ) -> Result<Option<crate::deck::Deck>, Fatal> {
-    if !file.is_file() {
+    if !pack::is_entry(file) {
         return Ok(None);
     }
     let limits = Limits::default();
-    let (id, text) = match super::read_source(file, &mut report.sources)? {
+    let (id, text) = match super::read_source(file, Input::Deck, scope, &mut report.sources)? {
         Ok(read) => read,
         Err(d) => {
             diags.push(d);
@@ -365,11 +415,40 @@ fn failure_diagnostic(f: &Failure, title: Option<&str>, players: &[String], log:
 }
 
 pub fn run(cli: &Cli, args: &LogArgs) -> Result<Outcome, Fatal> {
-    let report = check_log(&cli.data, &args.file, &Options { trace: args.trace })?;
-    let stdout = match cli.format {
+    let mut games = Games::default();
+    let options = Options {
+        trace: args.trace || args.html.is_some(),
+    };
+    let mut report = check_log_with(&mut games, &cli.data, &args.file, &Scope::named(), &options)?;
+    let page = match (&args.html, &report.log, &report.replay) {
+        (Some(path), Some(log), Some(replay)) => {
+            let (game, engine) = &games.loaded[&log.game];
+            let file = args.file.display().to_string();
+            Some((
+                path,
+                crate::viewer::page(game, &file, log, replay, engine.action_rules()),
+            ))
+        }
+        _ => None,
+    };
+    if !args.trace
+        && let Some(r) = &mut report.replay
+    {
+        r.trace.clear();
+    }
+    let mut stdout = match cli.format {
         Format::Human => human(&report, use_color(cli.color)),
         Format::Json => json(&report, &args.file),
     };
+    if let Some((path, html)) = page {
+        crate::fsx::write_atomic(path, html.as_bytes()).map_err(|source| Fatal::Write {
+            path: path.clone(),
+            source,
+        })?;
+        if cli.format == Format::Human {
+            stdout.push_str(&format!("wrote {}\n", path.display()));
+        }
+    }
     Ok(Outcome::report(stdout, report.is_legal()))
 }
 

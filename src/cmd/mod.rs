@@ -5,15 +5,19 @@
 pub mod build;
 pub mod check;
 pub mod deck;
+pub mod diff;
 pub mod export;
 pub mod gallery;
 pub mod i18n;
+mod i18n_import;
 pub mod log;
 pub mod manual;
 pub mod preflight;
 pub mod scaffold;
 pub mod schema;
 pub mod sheet;
+pub mod simulate;
+pub mod stats;
 pub mod watch;
 
 use std::io::IsTerminal;
@@ -77,14 +81,17 @@ impl From<LoadError> for Fatal {
 }
 
 /// Reads a user's file (a deck list, a log) into `sources`: its id and text,
-/// or the diagnostic that refuses it (too large, not UTF-8). A missing or
-/// unreadable file is fatal.
+/// or the diagnostic that refuses it (too large, a special file, outside
+/// `scope`, not UTF-8) with the file registered empty, so nothing of it is
+/// shown. A missing or unreadable file is fatal.
 pub fn read_source(
     path: &std::path::Path,
+    input: crate::pack::Input,
+    scope: &crate::fsx::read::Scope,
     sources: &mut crate::diag::SourceMap,
 ) -> Result<Result<(crate::diag::FileId, std::sync::Arc<str>), crate::diag::Diagnostic>, Fatal> {
     let limits = crate::pack::yaml::Limits::default();
-    Ok(match crate::pack::read_file(path, &limits)? {
+    Ok(match crate::pack::read_text(path, input, &limits, scope)? {
         crate::pack::ReadFile::Text(t) => Ok((sources.add(path.to_path_buf(), t.clone()), t)),
         crate::pack::ReadFile::Rejected(make) => Err(make(sources.add(path.to_path_buf(), std::sync::Arc::from("")))),
     })
@@ -105,6 +112,16 @@ pub fn project_shared() -> Result<crate::render::world::Shared, Fatal> {
         ));
     }
     Ok(shared)
+}
+
+/// The build cache in `<out>/.cache`, unless `--no-cache`.
+pub fn cache_store(args: &crate::cli::CacheArgs, out: &std::path::Path) -> Option<crate::render::cache::Store> {
+    (!args.no_cache).then(|| {
+        crate::render::cache::Store::new(
+            &out.join(crate::render::cache::DIR),
+            args.cache_limit.saturating_mul(1024 * 1024),
+        )
+    })
 }
 
 /// Diagnostics that each carry their own sources, rendered for humans or as JSON.
@@ -140,15 +157,24 @@ pub use crate::progress::{Progress, Quiet};
 
 /// Runs the command the CLI names.
 pub fn run(cli: &Cli, progress: &dyn Progress) -> Result<Outcome, Fatal> {
+    // What a killed `import` or `i18n import` left in the data folder is
+    // finished (a committed transaction) or removed before anything reads it.
+    crate::fsx::txn::recover_tree(&cli.data).map_err(|source| Fatal::Write {
+        path: cli.data.clone(),
+        source,
+    })?;
     match &cli.command {
-        Command::Check(args) => check::run(cli, args),
+        Command::Check(args) => check::run(cli, args, progress),
         Command::Schema(args) => schema::run(cli, args),
         Command::Build(args) => build::run(cli, args, progress),
         Command::Preflight(args) => preflight::run(cli, args, progress),
         Command::Export(args) => export::run(cli, args, progress),
         Command::I18n(args) => i18n::run(cli, args),
         Command::Log(args) => log::run(cli, args),
+        Command::Simulate(args) => simulate::run(cli, args, progress),
+        Command::Stats(args) => stats::run(cli, args),
         Command::Deck(args) => deck::run(cli, args),
+        Command::Diff(args) => diff::run(cli, args, progress),
         Command::Import(args) => sheet::import(cli, args),
         Command::ExportSheet(args) => sheet::export(cli, args),
         Command::New(args) => scaffold::run(cli, args),

@@ -41,6 +41,21 @@ const FILES: &[(Place, &str, &str)] = &[
         include_str!("../../templates/scaffold/rules/01-play.yaml"),
     ),
     (
+        Place::Data,
+        "icons/sun.svg",
+        include_str!("../../templates/scaffold/icons/sun.svg"),
+    ),
+    (
+        Place::Data,
+        "icons/moon.svg",
+        include_str!("../../templates/scaffold/icons/moon.svg"),
+    ),
+    (
+        Place::Data,
+        "art/eclipse.svg",
+        include_str!("../../templates/scaffold/art/eclipse.svg"),
+    ),
+    (
         Place::Template,
         "kit.typ",
         include_str!("../../templates/scaffold/kit.typ"),

@@ -1,6 +1,5 @@
 //! `pnpkit schema`: write (or verify) the JSON Schemas of every pack.
 
-use std::fs;
 use std::path::PathBuf;
 
 use super::check::human;
@@ -48,7 +47,11 @@ pub fn run(cli: &Cli, args: &SchemaArgs) -> Result<Outcome, Fatal> {
     let mut stdout = String::new();
     let mut stale = 0;
     for (path, content) in &files {
-        let current = fs::read_to_string(path).ok();
+        // Compared as the data is read: bounded, a FIFO or a link out of the data not read.
+        let current = crate::fsx::read::Scope::within(&cli.data)
+            .ok()
+            .and_then(|scope| crate::fsx::read::read_bounded(path, crate::fsx::read::max::PACK_FILE, &scope).ok())
+            .and_then(|b| String::from_utf8(b).ok());
         if current.as_deref() == Some(content.as_str()) {
             continue;
         }

@@ -7,11 +7,13 @@ use super::{Fatal, Outcome, Status, use_color};
 use crate::check::{Report, check};
 use crate::cli::{Cli, ExportSheetArgs, Format, ImportArgs};
 use crate::diag::{Diagnostic, Severity, SourceMap, render_human, to_json};
+use crate::fsx::read::Scope;
+use crate::fsx::txn::{FileTxn, Scratch, copy_tree};
 use crate::fsx::write_atomic;
 use crate::model::{Game, Kind};
 use crate::pack::yaml::Limits;
 use crate::pack::{self, LoadError};
-use crate::sheet::{self, CellRef, FileData, Sheet, Written};
+use crate::sheet::{self, CellRef, FileData, ReadSheetError, Sheet, Written};
 
 /// The game and kind named on the command line, from a check of the pack.
 fn game_and_kind<'a>(report: &'a Report, game: &str, kind: &str) -> Result<(&'a Game, &'a Kind), Fatal> {
@@ -46,13 +48,18 @@ fn kind_files(dir: &Path, kind: &str) -> Result<Vec<(Option<String>, PathBuf)>, 
 /// Reads a kind's components files with their comments.
 pub fn read_kind(dir: &Path, kind: &str) -> Result<Result<Vec<FileData>, (Diagnostic, SourceMap)>, Fatal> {
     let mut files = Vec::new();
+    // Read as `check` reads the pack: inside the data folder.
+    let scope = pack::pack_scope(dir)?;
     for (name, path) in kind_files(dir, kind)? {
-        let text = std::fs::read_to_string(&path).map_err(|source| LoadError::Io {
-            path: path.clone(),
-            source,
-        })?;
         let mut sources = SourceMap::default();
-        let id = sources.add(path.clone(), text.clone().into());
+        let text = match pack::read_file(&path, &Limits::default(), &scope)? {
+            pack::ReadFile::Text(t) => t,
+            pack::ReadFile::Rejected(make) => {
+                let id = sources.add(path.clone(), "".into());
+                return Ok(Err((make(id), sources)));
+            }
+        };
+        let id = sources.add(path.clone(), text.clone());
         match sheet::read_yaml(&text, id, name) {
             Ok(f) => files.push(f),
             Err(d) => return Ok(Err((*d, sources))),
@@ -126,20 +133,6 @@ pub fn location(sheet: &Sheet, headers: &[String], cell: &CellRef) -> String {
     }
 }
 
-fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(to)?;
-    for e in std::fs::read_dir(from)? {
-        let e = e?;
-        let t = e.file_type()?;
-        if t.is_dir() {
-            copy_dir(&e.path(), &to.join(e.file_name()))?;
-        } else if t.is_file() {
-            std::fs::copy(e.path(), to.join(e.file_name()))?;
-        }
-    }
-    Ok(())
-}
-
 fn file_path(pack: &Path, kind: &str, f: &FileData) -> PathBuf {
     match &f.name {
         Some(n) => pack.join("components").join(kind).join(n),
@@ -151,7 +144,34 @@ pub fn import(cli: &Cli, args: &ImportArgs) -> Result<Outcome, Fatal> {
     let color = use_color(cli.color);
     let report = check(&cli.data, std::slice::from_ref(&args.game), &Limits::default())?;
     let (game, kind) = game_and_kind(&report, &args.game, &args.kind)?;
-    let sheet = sheet::read_sheet(&args.file, args.sheet.as_deref(), &kind.id).map_err(Fatal::Setup)?;
+    let sheet = match sheet::read_sheet(&args.file, args.sheet.as_deref(), &kind.id) {
+        Ok(s) => s,
+        Err(ReadSheetError::Unreadable(msg)) => return Err(Fatal::Setup(msg)),
+        Err(ReadSheetError::Refused(d)) => {
+            let sources = SourceMap::default();
+            let stdout = match cli.format {
+                Format::Human => {
+                    render_human(std::slice::from_ref(&*d), &sources, color)
+                        + "import refused: the sheet is not read; nothing was written\n"
+                }
+                Format::Json => {
+                    let mut s = serde_json::to_string_pretty(&serde_json::json!({
+                        "diagnostics": [to_json(&d, &sources)],
+                        "components": 0,
+                        "written": false,
+                        "files": [],
+                    }))
+                    .unwrap_or_default();
+                    s.push('\n');
+                    s
+                }
+            };
+            return Ok(Outcome {
+                stdout,
+                status: Status::Problems,
+            });
+        }
+    };
     let existing = kind_files(&game.dir, &kind.id)?;
     let in_folder = existing.iter().any(|(n, _)| n.is_some());
     let (imported, problems) = sheet::from_sheet(&sheet, kind, &game.locales, in_folder);
@@ -162,18 +182,17 @@ pub fn import(cli: &Cli, args: &ImportArgs) -> Result<Outcome, Fatal> {
         .map(|(f, c)| sheet::write_yaml(kind, &game.locales, f, c))
         .collect();
 
-    // Check the pack with the new files in a scratch copy.
-    let scratch = tempfile::tempdir().map_err(|source| Fatal::Write {
-        path: std::env::temp_dir(),
-        source,
-    })?;
-    let folder = game.dir.file_name().unwrap_or_default();
-    let copy = scratch.path().join(folder);
+    // Check the pack with the new files in a scratch copy beside the data
+    // (removed at the end, or by the next run if this one is killed).
     let io = |path: &Path| {
         let path = path.to_path_buf();
         move |source| Fatal::Write { path, source }
     };
-    copy_dir(&game.dir, &copy).map_err(io(&copy))?;
+    let scratch = Scratch::beside(&cli.data).map_err(io(&cli.data))?;
+    let folder = game.dir.file_name().unwrap_or_default();
+    let copy = scratch.path().join(folder);
+    let scope = Scope::within(&cli.data).map_err(io(&cli.data))?;
+    copy_tree(&game.dir, &copy, &scope).map_err(io(&copy))?;
     for (_, p) in kind_files(&copy, &kind.id)? {
         std::fs::remove_file(&p).map_err(io(&p))?;
     }
@@ -257,14 +276,17 @@ pub fn import(cli: &Cli, args: &ImportArgs) -> Result<Outcome, Fatal> {
         .collect();
     let write = errors == 0 && !args.check;
     if write {
+        // The kind's files are replaced and removed together, or not at all.
+        let mut txn = FileTxn::begin(&cli.data).map_err(io(&cli.data))?;
         for (p, w) in targets.iter().zip(&written) {
-            write_atomic(p, w.text.as_bytes()).map_err(io(p))?;
+            txn.put(p, w.text.as_bytes()).map_err(io(p))?;
         }
         for (_, p) in &existing {
             if !targets.contains(p) {
-                std::fs::remove_file(p).map_err(io(p))?;
+                txn.remove(p).map_err(io(p))?;
             }
         }
+        txn.commit().map_err(io(&cli.data))?;
     }
     let summary = {
         let what = format!(

@@ -19,6 +19,7 @@ use crate::cli::{Cli, PaperArg, WatchArgs};
 use crate::diag::{Diagnostic, SourceMap, render_human};
 use crate::fsx::write_atomic;
 use crate::pack::yaml::Limits;
+use crate::render::cache::{Dep, Key, Keys};
 use crate::render::impose;
 use crate::render::world::Shared;
 use crate::render::{DocPlan, KitOptions, chunk_path, plan_game, plan_pieces};
@@ -54,8 +55,8 @@ pub struct Session {
     pub paper: impose::Paper,
     pub color: bool,
     shared: Shared,
-    /// The key of the document last written to each output file.
-    written: HashMap<PathBuf, u64>,
+    /// The hash of the bytes last written to each output file.
+    written: HashMap<PathBuf, Key>,
     /// Compiled documents by output path: the key of their inputs and the result.
     cache: HashMap<PathBuf, Doc>,
     /// What the last rebuild compiled: (documents, seconds) for the designs and the sheets.
@@ -113,6 +114,8 @@ impl Session {
     ) -> Result<(Vec<Doc>, Vec<(Diagnostic, SourceMap)>), Fatal> {
         use rayon::prelude::*;
         let templates = tree_hash(&self.root.join("templates"));
+        // The build cache's keys: a document is redrawn when its key or a file it read changed.
+        let doc_keys = Keys::new(&self.shared);
         let mut out = Vec::new();
         let mut problems = Vec::new();
         self.last = [(0, 0.0); 2];
@@ -124,7 +127,7 @@ impl Session {
                 // Stage 1: the chunks of designs whose inputs changed.
                 let piece_keys: Vec<Vec<(String, u64)>> =
                     pieces.chunks.iter().map(|c| piece_keys(c, templates)).collect();
-                let keys: Vec<u64> = piece_keys.iter().map(hash_of).collect();
+                let keys: Vec<Key> = pieces.chunks.iter().map(|c| doc_keys.doc(c, None, &[])).collect();
                 // The designs that changed since the last rebuild go first into
                 // `<game>-changed.pdf`, a few pages that compile in a blink.
                 let t = Instant::now();
@@ -176,7 +179,7 @@ impl Session {
                     }
                 }
                 let todo: Vec<usize> = (0..pieces.chunks.len())
-                    .filter(|&i| self.cache.get(&pieces.chunks[i].out).map(|d| d.key) != Some(keys[i]))
+                    .filter(|&i| !self.fresh(&doc_keys, &pieces.chunks[i], &[], keys[i]))
                     .collect();
                 let shared = &self.shared;
                 let t = Instant::now();
@@ -194,7 +197,7 @@ impl Session {
                 for (i, r) in compiled {
                     match r {
                         Ok(b) => {
-                            self.cache.insert(b.plan.out.clone(), Doc::new(keys[i], &b));
+                            self.cache.insert(b.plan.out.clone(), Doc::new(keys[i], b, &doc_keys));
                         }
                         Err(e) => problems.extend(e),
                     }
@@ -208,21 +211,17 @@ impl Session {
                     .enumerate()
                     .filter_map(|(i, c)| self.cache.get(&c.out).map(|d| (chunk_path(i), d.bytes.clone())))
                     .collect();
-                let files_key = files.iter().fold(0u64, |h, (_, b)| hash_of(&(h, &b[..])));
                 // Stage 2: the sheets of the paper (the print-shop pieces file is left to `build`).
                 let plans: Vec<DocPlan> = opts
                     .papers
                     .iter()
                     .flat_map(|paper| plan_game(game, locale, *paper, opts, &pieces))
                     .collect();
-                let keyed: Vec<(u64, DocPlan)> = plans
-                    .into_iter()
-                    .map(|p| (hash_of(&(templates, files_key, &p.main, p.data.to_string())), p))
-                    .collect();
+                let keyed: Vec<(Key, DocPlan)> = plans.into_iter().map(|p| (doc_keys.doc(&p, None, &[]), p)).collect();
                 let t = Instant::now();
                 let compiled: Vec<_> = keyed
                     .par_iter()
-                    .filter(|(k, p)| self.cache.get(&p.out).map(|d| d.key) != Some(*k))
+                    .filter(|(k, p)| !self.fresh(&doc_keys, p, &files, *k))
                     .map(|(k, p)| (*k, crate::render::pipeline::build_one(shared, p, &files, None)))
                     .collect();
                 self.last[1].0 += compiled.len();
@@ -230,7 +229,7 @@ impl Session {
                 for (k, r) in compiled {
                     match r {
                         Ok(b) => {
-                            self.cache.insert(b.plan.out.clone(), Doc::new(k, &b));
+                            self.cache.insert(b.plan.out.clone(), Doc::new(k, b, &doc_keys));
                         }
                         Err(e) => problems.extend(e),
                     }
@@ -239,6 +238,13 @@ impl Session {
             }
         }
         Ok((out, problems))
+    }
+
+    /// Whether the document kept for `plan` is still what compiling it would give.
+    fn fresh(&self, keys: &Keys, plan: &DocPlan, files: &[(String, Bytes)], key: Key) -> bool {
+        self.cache
+            .get(&plan.out)
+            .is_some_and(|d| d.key == key && keys.hold(&self.shared, &d.deps, plan, files))
     }
 
     /// Checks and builds; writes the PDFs whose bytes changed. Reports the
@@ -285,14 +291,14 @@ impl Session {
         let mut changed = 0;
         for b in &built {
             let path = self.out.join(&b.out);
-            if self.written.get(&path) == Some(&b.key) && path.is_file() {
+            if self.written.get(&path) == Some(&b.digest) && path.is_file() {
                 continue;
             }
             write_atomic(&path, &b.pdf).map_err(|source| Fatal::Write {
                 path: path.clone(),
                 source,
             })?;
-            self.written.insert(path, b.key);
+            self.written.insert(path, b.digest);
             changed += 1;
         }
         let seconds = start.elapsed().as_secs_f64();
@@ -381,20 +387,26 @@ impl Session {
 /// A compiled document kept between rebuilds.
 #[derive(Clone)]
 pub struct Doc {
-    pub key: u64,
+    /// Its key ([`Keys::doc`]) and the files it read, as the build cache keeps them.
+    pub key: Key,
+    deps: Vec<Dep>,
     pub out: PathBuf,
     pub pdf: Vec<u8>,
+    /// The hash of `pdf`.
+    pub digest: Key,
     bytes: Bytes,
     pub warnings: usize,
 }
 
 impl Doc {
-    fn new(key: u64, b: &crate::render::pipeline::Built) -> Doc {
+    fn new(key: Key, mut b: crate::render::pipeline::Built, keys: &Keys) -> Doc {
         Doc {
             key,
+            deps: b.take_deps(keys),
             out: b.plan.out.clone(),
-            pdf: b.pdf.clone(),
+            digest: crate::render::cache::hash(&b.pdf),
             bytes: Bytes::new(b.pdf.clone()),
+            pdf: b.pdf,
             warnings: b.warnings.len(),
         }
     }
@@ -408,21 +420,25 @@ fn hash_of<T: Hash + ?Sized>(x: &T) -> u64 {
 
 /// A hash of every file under `dir` (paths and contents).
 fn tree_hash(dir: &Path) -> u64 {
-    fn walk(dir: &Path, h: &mut std::collections::hash_map::DefaultHasher) {
+    fn walk(dir: &Path, h: &mut std::collections::hash_map::DefaultHasher, scope: &crate::fsx::read::Scope) {
         let Ok(rd) = std::fs::read_dir(dir) else { return };
         let mut entries: Vec<_> = rd.filter_map(Result::ok).map(|e| e.path()).collect();
         entries.sort();
         for p in entries {
             if p.is_dir() {
-                walk(&p, h);
-            } else if let Ok(bytes) = std::fs::read(&p) {
+                walk(&p, h, scope);
+            } else if let Ok(bytes) = crate::fsx::read::read_bounded(&p, crate::fsx::read::max::TEMPLATE_FILE, scope) {
+                // As the build reads them: a FIFO or a link out of the project is not read.
                 p.hash(h);
                 bytes.hash(h);
             }
         }
     }
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    walk(dir, &mut h);
+    // The build reads these files within the project folder (the parent of `templates/`).
+    if let Ok(scope) = crate::fsx::read::Scope::within(dir.parent().unwrap_or(dir)) {
+        walk(dir, &mut h, &scope);
+    }
     h.finish()
 }
 

@@ -5,6 +5,7 @@
 
 pub mod batch;
 pub mod names;
+pub mod odds;
 pub mod report;
 pub mod text;
 pub mod validate;

@@ -7,11 +7,10 @@ use std::collections::HashMap;
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
+// Names longer than the one cap of every suggestion are not compared for
+// "did you mean": a pasted paragraph is not a misspelt card.
+use crate::diag::MAX_SUGGEST_CHARS;
 use crate::model::{Component, Game};
-
-/// Names longer than this are not compared for "did you mean" (a pasted
-/// paragraph is not a misspelt card).
-const MAX_SUGGEST_CHARS: usize = 80;
 
 /// A name reduced for matching: no accents, case, punctuation or extra spaces.
 pub fn normalize(s: &str) -> String {

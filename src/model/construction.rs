@@ -23,8 +23,65 @@ pub struct Construction {
     /// Roles a player may take (`--role`); the first is the default.
     pub roles: Vec<Role>,
     pub rules: Vec<DeckRule>,
+    /// How a list becomes draw piles and how players draw (`deck --odds`).
+    pub draw: Option<DrawRules>,
     #[serde(skip)]
     pub span: Span,
+}
+
+/// How players draw from the piles their list makes (docs/decks.md#odds).
+#[derive(Clone, Debug, Serialize)]
+pub struct DrawRules {
+    pub piles: Vec<Pile>,
+    /// Cards drawn on each turn after the opening hand.
+    pub per_turn: u32,
+    /// The pile a turn's draws come from: `None` when the player chooses (the
+    /// odds of a card then assume every draw from the pile that holds it).
+    pub per_turn_from: Option<String>,
+    /// The first player draws nothing on their first turn.
+    pub first_player_skips: bool,
+    /// Full mulligans allowed (the opening hand shuffled back and drawn again).
+    pub mulligans: u32,
+    /// The rules section the draw rules come from.
+    pub cite: Option<String>,
+    /// What a turn's draws are, per locale (`one maneuver a turn`).
+    pub note: Option<Text>,
+    /// Kinds of cards whose odds are shown together (`attack cards`).
+    pub groups: Vec<DrawGroup>,
+}
+
+/// One draw pile.
+#[derive(Clone, Debug, Serialize)]
+pub struct Pile {
+    pub id: String,
+    pub name: Text,
+    /// The pile holds the list's cards that match (`cards: {kind: card}`) …
+    pub cards: Option<Filter>,
+    /// … or the cards each listed piece brings (a unit's activation cards).
+    pub brings: Vec<Brings>,
+    /// Cards taken into the hand before the draw: (kind, id, count).
+    pub set_aside: Vec<(String, String, u32)>,
+    /// Cards drawn into the opening hand.
+    pub opening: u32,
+}
+
+/// Cards a listed piece brings to a pile: as many as its `field` says, of
+/// the component `kind/id`, or of the component of `kind` whose `by` field
+/// names the listed piece.
+#[derive(Clone, Debug, Serialize)]
+pub struct Brings {
+    pub field: String,
+    pub kind: String,
+    pub id: Option<String>,
+    pub by: Vec<String>,
+}
+
+/// Cards whose odds are shown together.
+#[derive(Clone, Debug, Serialize)]
+pub struct DrawGroup {
+    pub id: String,
+    pub label: Text,
+    pub filter: Filter,
 }
 
 impl Construction {

@@ -3,7 +3,6 @@
 //! name (`art/…`). Both are read here, bounded, from inside the pack folder;
 //! the render step hands them to typst as in-memory files under `/pack/`.
 
-use std::io::Read;
 use std::path::{Component as PathPart, Path, PathBuf};
 
 use indexmap::IndexMap;
@@ -17,6 +16,10 @@ use crate::model::Text;
 pub const MAX_ICON: u64 = 256 * 1024;
 /// The largest artwork file read (bytes).
 pub const MAX_ART: u64 = 32 * 1024 * 1024;
+/// The most pixels a raster artwork may have (8000 × 8000; 256 MB decoded).
+/// Checked from the file's header before it is decoded: a small file can
+/// declare a huge image.
+pub const MAX_ART_PIXELS: u64 = 64_000_000;
 
 /// `icons: {gold: {es: Oro, en: Gold}, …}`: each icon's name in every locale.
 pub fn read_icons(node: &Node, locales: &[String], diags: &mut Vec<Diagnostic>) -> IndexMap<String, (Text, Span)> {
@@ -82,6 +85,8 @@ pub enum AssetError {
     /// Outside the pack folder, or not a plain file (a link, a device, a folder).
     NotAllowed(String),
     TooLarge(u64),
+    /// A raster image of more than [`MAX_ART_PIXELS`]: its width and height.
+    TooManyPixels(u32, u32),
     Io(String),
 }
 
@@ -95,8 +100,11 @@ pub fn relative_path(s: &str) -> Option<PathBuf> {
 }
 
 /// Reads a file of the pack at `rel`, at most `max` bytes, refusing links and
-/// anything that is not a plain file inside the pack folder.
+/// anything that is not a plain file inside the pack folder. The file is
+/// opened once and checked on the opened handle (`fsx::read`): a swap after
+/// the link check, or a hard link to a file elsewhere, is refused too.
 pub fn read(pack: &Path, rel: &Path, max: u64) -> Result<Vec<u8>, AssetError> {
+    use crate::fsx::read::{ReadError, Refusal, Scope, read_bounded};
     let path = pack.join(rel);
     let meta = match std::fs::symlink_metadata(&path) {
         Ok(m) => m,
@@ -108,19 +116,15 @@ pub fn read(pack: &Path, rel: &Path, max: u64) -> Result<Vec<u8>, AssetError> {
             "not a plain file (a link, a folder or a device)".into(),
         ));
     }
-    let (Ok(real), Ok(base)) = (path.canonicalize(), pack.canonicalize()) else {
-        return Err(AssetError::Missing);
-    };
-    if !real.starts_with(&base) {
-        return Err(AssetError::NotAllowed("outside the pack folder".into()));
-    }
-    let file = std::fs::File::open(&real).map_err(|e| AssetError::Io(e.to_string()))?;
-    let mut bytes = Vec::new();
-    file.take(max + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| AssetError::Io(e.to_string()))?;
-    if bytes.len() as u64 > max {
-        return Err(AssetError::TooLarge(max));
-    }
-    Ok(bytes)
+    let scope = Scope::within(pack).map_err(|e| AssetError::Io(e.to_string()))?;
+    read_bounded(&path, max, &scope).map_err(|e| match e {
+        ReadError::Io(e) if e.kind() == std::io::ErrorKind::NotFound => AssetError::Missing,
+        ReadError::Io(e) => AssetError::Io(e.to_string()),
+        ReadError::Refused(Refusal::TooLarge { limit }) => AssetError::TooLarge(limit),
+        ReadError::Refused(Refusal::NotAFile { what }) => AssetError::NotAllowed(format!("{what}, not a plain file")),
+        ReadError::Refused(Refusal::Outside { .. }) => AssetError::NotAllowed("outside the pack folder".into()),
+        ReadError::Refused(Refusal::HardLinked { links }) => AssetError::NotAllowed(format!(
+            "a hard link ({links} names for one file), which may be a file from outside the pack; use a copy"
+        )),
+    })
 }

@@ -10,7 +10,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::model::construction::{Amount, Bound, Check, Construction, DeckRule, Filter, HeaderField, HeaderType, Role};
 use crate::model::{FieldType, Kind, Text};
 
-const KEYS: &[&str] = &["noun", "kinds", "header", "modes", "roles", "rules"];
+const KEYS: &[&str] = &["noun", "kinds", "header", "modes", "roles", "rules", "draw"];
 const CHECKS: &[&str] = &[
     "count", "distinct", "sum", "spend", "copies", "requires", "belongs", "matches", "reserve",
 ];
@@ -18,14 +18,14 @@ const BOUNDS: &[&str] = &["exactly", "at_least", "at_most"];
 /// Keys every rule may have, whatever its check.
 const COMMON_KEYS: &[&str] = &["id", "cite", "label", "when", "where"];
 
-struct Ctx<'a> {
-    kinds: &'a IndexMap<String, Kind>,
-    construction_kinds: Vec<String>,
-    header: IndexMap<String, HeaderField>,
-    modes: Option<String>,
+pub(super) struct Ctx<'a> {
+    pub(super) kinds: &'a IndexMap<String, Kind>,
+    pub(super) construction_kinds: Vec<String>,
+    pub(super) header: IndexMap<String, HeaderField>,
+    pub(super) modes: Option<String>,
 }
 
-fn bad(node: &Node, message: String, expected: impl Into<String>) -> Diagnostic {
+pub(super) fn bad(node: &Node, message: String, expected: impl Into<String>) -> Diagnostic {
     Diagnostic::new(Code::BadDeclaration, message)
         .at(node.span)
         .label("in `construction`")
@@ -134,6 +134,9 @@ pub fn read_construction(
             }
         }
     }
+    let draw = m
+        .take("draw")
+        .and_then(|n| super::draw::read_draw(n, &ctx, locales, diags));
     m.finish(KEYS, diags);
     Some(Construction {
         noun,
@@ -142,13 +145,14 @@ pub fn read_construction(
         modes: ctx.modes,
         roles,
         rules,
+        draw,
         span: node.span,
     })
 }
 
 /// A text given once for every locale (`noun: deck`) or per locale
 /// (`noun: {es: mazo, en: deck}`).
-fn read_words(node: &Node, what: &str, locales: &[String], diags: &mut Vec<Diagnostic>) -> Option<Text> {
+pub(super) fn read_words(node: &Node, what: &str, locales: &[String], diags: &mut Vec<Diagnostic>) -> Option<Text> {
     match &node.value {
         Value::Str(s) => Some(same_in_all(locales, s)),
         _ => read_text(node, what, locales, diags),
@@ -237,7 +241,7 @@ fn read_header_field(
     }
 }
 
-fn read_filter(node: &Node, ctx: &Ctx, diags: &mut Vec<Diagnostic>) -> Filter {
+pub(super) fn read_filter(node: &Node, ctx: &Ctx, diags: &mut Vec<Diagnostic>) -> Filter {
     let mut f = Filter::default();
     let Some(entries) = node.as_map() else {
         diags.push(wrong_type(

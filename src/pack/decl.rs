@@ -533,8 +533,12 @@ fn read_field_spec(
     let help = m
         .take("help")
         .and_then(|n| read_str(n, &format!("`help` of {what}"), diags).map(str::to_owned));
+    // The field's name for players, per locale (changelogs and reports use it).
+    let label = m
+        .take("label")
+        .and_then(|n| read_text(n, &format!("`label` of {what}"), locales, diags));
     let default_node = m.take("default");
-    let mut keys: Vec<&str> = vec!["type", "required", "help", "default"];
+    let mut keys: Vec<&str> = vec!["type", "required", "help", "label", "default"];
     let mut labels: IndexMap<String, Text> = IndexMap::new();
     let int_opt = |m: &mut MapReader, key: &str, diags: &mut Vec<Diagnostic>| {
         m.take(key)
@@ -756,6 +760,7 @@ fn read_field_spec(
         ty,
         default,
         help,
+        label,
         labels,
     })
 }

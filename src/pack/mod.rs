@@ -5,7 +5,11 @@ pub mod assets;
 pub mod construction;
 pub mod decl;
 pub mod effects;
+pub mod draw;
+pub mod git;
+pub mod plain_yaml;
 pub mod reader;
+pub mod revision;
 pub mod yaml;
 
 use std::fs;
@@ -14,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::diag::{Code, Diagnostic, FileId, Span};
+use crate::fsx::read::{ReadError, Refusal, Scope, max, read_bounded};
 use yaml::{Limits, Node};
 
 /// A fatal error: the run cannot continue (exit code 2).
@@ -121,37 +126,146 @@ pub fn component_files(pack: &Path) -> Result<Vec<(String, PathBuf)>, LoadError>
 }
 
 fn is_yaml(p: &Path) -> bool {
-    p.is_file() && matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"))
+    is_entry(p) && matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"))
+}
+
+/// True for a name that exists and is not a folder: a file, but also a
+/// link, FIFO or device, which the reader then refuses with a diagnostic
+/// instead of skipping it without a word.
+pub fn is_entry(p: &Path) -> bool {
+    fs::symlink_metadata(p).is_ok() && !p.is_dir()
 }
 
 /// A file read from disk, bounded in size, as UTF-8 text.
 pub enum ReadFile {
     Text(Arc<str>),
-    /// Too large or not UTF-8: the diagnostic to report (its span is filled
-    /// in by the caller, which knows the file id).
+    /// Refused (too large, a special file, outside the project) or not
+    /// UTF-8: the diagnostic to report. Its span is filled in by the caller,
+    /// which registers the file with no text, so nothing of it is shown.
     Rejected(Box<dyn FnOnce(FileId) -> Diagnostic + Send>),
 }
 
-pub fn read_file(path: &Path, limits: &Limits) -> Result<ReadFile, LoadError> {
-    let meta = fs::metadata(path).map_err(io_err(path))?;
-    if meta.len() > limits.max_file_bytes {
-        let (size, max) = (meta.len(), limits.max_file_bytes);
-        return Ok(ReadFile::Rejected(Box::new(move |file| {
-            Diagnostic::new(Code::FileTooLarge, "file is too large to read")
-                .at(Span {
-                    file,
-                    line: 1,
-                    column: 1,
-                    start: 0,
-                    end: 0,
-                })
-                .label("not read")
-                .found(format!("{size} bytes"))
-                .expected(format!("at most {max} bytes"))
-                .help("split the components over several files in `components/<kind>/`")
-        })));
+/// What a file is for: its size limit and how problems with it are explained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Input {
+    PackFile,
+    Deck,
+    Log,
+    Po,
+    /// A font file in `fonts/`.
+    Font,
+}
+
+impl Input {
+    /// The largest file of this kind (pack files use [`Limits::max_file_bytes`]).
+    pub fn limit(self, limits: &Limits) -> u64 {
+        match self {
+            Input::PackFile => limits.max_file_bytes,
+            Input::Deck => max::DECK,
+            Input::Log => max::LOG,
+            Input::Po => max::PO,
+            Input::Font => max::FONT,
+        }
     }
-    let bytes = fs::read(path).map_err(io_err(path))?;
+
+    fn noun(self) -> &'static str {
+        match self {
+            Input::PackFile => "a pack file",
+            Input::Deck => "a deck list",
+            Input::Log => "a game log",
+            Input::Po => "a PO file",
+            Input::Font => "a font file",
+        }
+    }
+
+    fn expected_text(self) -> &'static str {
+        match self {
+            Input::PackFile => "a UTF-8 encoded YAML file",
+            Input::Deck => "UTF-8 text (a spreadsheet saves it as \"CSV UTF-8\")",
+            Input::Log => "a UTF-8 encoded YAML game log",
+            Input::Po => "a UTF-8 encoded gettext PO file",
+            Input::Font => "a TrueType or OpenType font file",
+        }
+    }
+
+    fn too_large_help(self) -> &'static str {
+        match self {
+            Input::PackFile => {
+                "split it: components over several files in `components/<kind>/`, rules over several chapters in `rules/`"
+            }
+            Input::Deck => "a deck list is a few kilobytes: check that the right file was named",
+            Input::Log => "record one game per log file",
+            Input::Po => "export and import one game and locale at a time (`pnpkit i18n export <game> --locale <l>`)",
+            Input::Font => "a font file is a few megabytes: check that the right file is in `fonts/`",
+        }
+    }
+}
+
+/// The diagnostic for a file that was not read, at the start of `file`
+/// (registered without text: a refused file's content is never shown).
+pub fn refused(file: FileId, input: Input, refusal: &Refusal) -> Diagnostic {
+    let at = Span {
+        file,
+        line: 1,
+        column: 1,
+        start: 0,
+        end: 0,
+    };
+    match refusal {
+        Refusal::TooLarge { limit } => Diagnostic::new(Code::FileTooLarge, format!("{} is too large to read", input.noun()))
+            .at(at)
+            .label("not read")
+            .found(format!("more than {}", max_bytes(*limit)))
+            .expected(format!("at most {}", max_bytes(*limit)))
+            .help(input.too_large_help()),
+        Refusal::NotAFile { what } => Diagnostic::new(Code::FileRefused, format!("{} is {what}, not a file", input.noun()))
+            .at(at)
+            .label("not read")
+            .expected(input.expected_text())
+            .help("pnpkit reads regular files only: a pipe or a device could block or never end"),
+        Refusal::Outside { real } => Diagnostic::new(
+            Code::FileRefused,
+            format!("{} leads outside the project", input.noun()),
+        )
+        .at(at)
+        .label("not read")
+        .found(format!("a link to `{}`", shown_path(real).display()))
+        .expected("a file inside the project folder")
+        .help("copy the file into the project instead of linking to it; a path named on the command line is read wherever it is"),
+        Refusal::HardLinked { links } => Diagnostic::new(
+            Code::FileRefused,
+            format!("{} is a hard link ({links} names for one file)", input.noun()),
+        )
+        .at(at)
+        .label("not read")
+        .expected("a file with one name, inside the project folder")
+        .help("a hard link may share its content with a file outside the project: replace it with a copy"),
+    }
+}
+
+/// A resolved path as messages show it: relative to the working folder
+/// when it is inside it, so reports stay the same on every machine.
+fn shown_path(real: &Path) -> PathBuf {
+    std::env::current_dir()
+        .and_then(|d| d.canonicalize())
+        .ok()
+        .and_then(|d| real.strip_prefix(d).ok().map(Path::to_path_buf))
+        .unwrap_or_else(|| real.to_path_buf())
+}
+
+fn max_bytes(n: u64) -> String {
+    crate::fsx::read::bytes(n)
+}
+
+/// Reads a text file of kind `input` inside `scope`, bounded by its limit.
+/// A missing or unreadable file is fatal; a refused or non-UTF-8 one comes
+/// back as the diagnostic to report.
+pub fn read_text(path: &Path, input: Input, limits: &Limits, scope: &Scope) -> Result<ReadFile, LoadError> {
+    let bytes = match read_bounded(path, input.limit(limits), scope) {
+        Ok(b) => b,
+        Err(ReadError::Io(source)) => return Err(io_err(path)(source)),
+        Err(ReadError::Refused(r)) => return Ok(ReadFile::Rejected(Box::new(move |file| refused(file, input, &r)))),
+    };
     match String::from_utf8(bytes) {
         Ok(s) => Ok(ReadFile::Text(s.into())),
         Err(e) => {
@@ -166,10 +280,25 @@ pub fn read_file(path: &Path, limits: &Limits) -> Result<ReadFile, LoadError> {
                         end: 0,
                     })
                     .label(format!("invalid UTF-8 at byte {at}"))
-                    .expected("a UTF-8 encoded YAML file")
+                    .expected(input.expected_text())
             })))
         }
     }
+}
+
+/// The scope pack files are read in: the data folder holding the pack
+/// folder `dir` (as `check` reads them).
+pub fn pack_scope(dir: &Path) -> Result<Scope, LoadError> {
+    let data = dir
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    Scope::within(data).map_err(io_err(data))
+}
+
+/// Reads a pack file (YAML) inside `scope`.
+pub fn read_file(path: &Path, limits: &Limits, scope: &Scope) -> Result<ReadFile, LoadError> {
+    read_text(path, Input::PackFile, limits, scope)
 }
 
 /// Parses text already registered as `file`.

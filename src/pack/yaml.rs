@@ -24,11 +24,19 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            max_file_bytes: 16 * 1024 * 1024,
+            max_file_bytes: crate::fsx::read::max::PACK_FILE,
             max_nodes: 2_000_000,
             max_depth: 64,
             max_alias_events: 100_000,
         }
+    }
+}
+
+impl Limits {
+    /// Parser events allowed: enough that the node count is always the
+    /// limit that trips (a node is one event, a collection two).
+    fn max_events(&self) -> usize {
+        self.max_nodes.saturating_mul(2).saturating_add(16)
     }
 }
 
@@ -115,6 +123,7 @@ pub fn parse(text: &str, file: FileId, limits: &Limits) -> Result<Node, Box<Diag
     let options = serde_saphyr::options! {
         budget: serde_saphyr::budget! {
             max_nodes: limits.max_nodes,
+            max_events: limits.max_events(),
             max_depth: limits.max_depth,
             flow_nesting_limit: limits.max_depth,
         },
@@ -131,27 +140,83 @@ pub fn parse(text: &str, file: FileId, limits: &Limits) -> Result<Node, Box<Diag
             value: Value::Null,
             span: span_of_offset(text, file, 0, 0),
         }),
-        Err(err) => Err(Box::new(syntax_diagnostic(&err, file, text))),
+        Err(err) => Err(Box::new(syntax_diagnostic(&err, file, text, limits))),
     }
 }
 
-fn syntax_diagnostic(err: &serde_saphyr::Error, file: FileId, text: &str) -> Diagnostic {
-    let raw = err.without_snippet().to_string();
+/// "2,000,000": a limit as messages print it.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Which safety limit a budget breach crossed, in the user's words.
+fn budget_words(breach: &serde_saphyr::budget::BudgetBreach, limits: &Limits) -> String {
+    use serde_saphyr::budget::BudgetBreach as B;
+    match breach {
+        B::Nodes { .. } | B::Events { .. } => format!(
+            "more than {} YAML nodes (values, lists and mappings) in one file",
+            thousands(limits.max_nodes)
+        ),
+        B::Depth { .. } => format!("lists or mappings nested more than {} deep", limits.max_depth),
+        B::Aliases { .. }
+        | B::Anchors { .. }
+        | B::AliasAnchorRatio { .. }
+        | B::RecordedAnchorEvents { .. }
+        | B::RecordedAnchorBytes { .. } => "aliases (`*name`) that expand to too much".into(),
+        B::Documents { .. } => "too many YAML documents (`---`) in one file".into(),
+        B::ScalarBytes { .. } | B::InputBytes { .. } => "more text than a pack file may hold".into(),
+        B::MergeKeys { .. } => "too many merge keys (`<<`)".into(),
+        _ => "a structure the YAML reader refuses to expand".into(),
+    }
+}
+
+fn syntax_diagnostic(err: &serde_saphyr::Error, file: FileId, text: &str, limits: &Limits) -> Diagnostic {
+    let inner = err.without_snippet();
+    let raw = inner.to_string();
     // serde-saphyr prefixes "line L column C: "; the span already says that.
     let message = match raw.split_once(": ") {
         Some((head, rest)) if head.starts_with("line ") => rest.to_string(),
         _ => raw,
     };
-    let code = if message.contains("budget") || message.contains("limit") {
+    let limit = match inner {
+        serde_saphyr::Error::Budget { breach, .. } => Some(budget_words(breach, limits)),
+        serde_saphyr::Error::AliasReplayLimitExceeded { .. }
+        | serde_saphyr::Error::AliasReplayStackDepthExceeded { .. }
+        | serde_saphyr::Error::AliasReplayCounterOverflow { .. } => Some(format!(
+            "aliases (`*name`) that expand to more than {} values",
+            thousands(limits.max_alias_events)
+        )),
+        _ if message.contains("alias") && message.contains("limit") => Some(format!(
+            "aliases (`*name`) that expand to more than {} values",
+            thousands(limits.max_alias_events)
+        )),
+        _ if ["recursion", "depth", "nesting"].iter().any(|w| message.contains(w)) => {
+            Some(format!("lists or mappings nested more than {} deep", limits.max_depth))
+        }
+        _ if message.contains("budget") || message.contains("limit") => {
+            Some("a structure the YAML reader refuses to expand".into())
+        }
+        _ => None,
+    };
+    let code = if limit.is_some() {
         Code::YamlLimit
     } else if message.contains("duplicate mapping key") {
         Code::DuplicateKey
     } else {
         Code::YamlSyntax
     };
-    let mut message = message
-        .replace(", set DuplicateKeyPolicy in Options if acceptable", "")
-        .replace("budget breached: ", "");
+    let mut message = match &limit {
+        Some(words) => words.clone(),
+        None => message.replace(", set DuplicateKeyPolicy in Options if acceptable", ""),
+    };
     // The position is shown by the snippet; drop the parser's own copy of it.
     if let Some(i) = message.find(" at line ") {
         message.truncate(i);
@@ -167,10 +232,17 @@ fn syntax_diagnostic(err: &serde_saphyr::Error, file: FileId, text: &str) -> Dia
     };
     let mut d = Diagnostic::new(code, title).at(span).label(message);
     if code == Code::YamlLimit {
-        d = d.help(
-            "pack files are bounded (nesting depth, node count, alias expansion) so that \
-             a hostile file cannot exhaust memory; split large files or remove aliases",
-        );
+        d = d
+            .expected(format!(
+                "at most {} nodes, nesting {} deep and {} values from aliases per file",
+                thousands(limits.max_nodes),
+                limits.max_depth,
+                thousands(limits.max_alias_events)
+            ))
+            .help(
+                "pnpkit bounds every YAML file so that a hostile one cannot exhaust memory; \
+                 split large files or remove aliases",
+            );
     }
     d
 }

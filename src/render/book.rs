@@ -80,9 +80,17 @@ pub fn rules_view(game: &Game, locale: &str, out: TextOut) -> Value {
         })
         .collect();
     glossary.sort_by_key(|g| g["term"].as_str().unwrap_or_default().to_lowercase());
+    // The icon legend: every icon the pack declares, by its name in this locale.
+    let mut icons: Vec<Value> = game
+        .icons
+        .iter()
+        .map(|(name, label)| json!({"name": name, "label": label.get(locale)}))
+        .collect();
+    icons.sort_by_key(|i| i["label"].as_str().unwrap_or_default().to_lowercase());
     json!({
         "chapters": chapters,
         "glossary": glossary,
+        "icons": icons,
         "rule_ids": game.rule_ids,
     })
 }

@@ -3,10 +3,12 @@
 //! reads templates and fonts from the project root.
 
 pub mod book;
+pub mod cache;
 pub mod decklist;
 pub mod impose;
 pub mod pipeline;
 pub mod preflight;
+pub mod reprint;
 mod sheets;
 pub mod world;
 
@@ -50,6 +52,10 @@ pub struct KitOptions {
     pub settings: Settings,
     /// Inspect every laid-out page (`pnpkit preflight`) against these limits.
     pub preflight: Option<preflight::Limits>,
+    /// A version printed small on the front of every piece, inside its safe zone.
+    pub stamp: Option<String>,
+    /// Print only part of each kit (a reprint pack); `None` prints everything.
+    pub reprint: Option<std::sync::Arc<reprint::Reprint>>,
 }
 
 impl Default for KitOptions {
@@ -63,6 +69,57 @@ impl Default for KitOptions {
             proof: false,
             settings: Settings::default(),
             preflight: None,
+            stamp: None,
+            reprint: None,
+        }
+    }
+}
+
+impl KitOptions {
+    /// What a reprint prints of a game in a locale; `None` for a full kit.
+    fn pick(&self, game: &str, locale: &str) -> Option<Option<&reprint::Pick>> {
+        self.reprint.as_ref().map(|r| r.pick(game, locale))
+    }
+
+    /// Whether a build prints anything of a game in a locale.
+    pub fn prints(&self, game: &str, locale: &str) -> bool {
+        match self.pick(game, locale) {
+            None => true,
+            Some(p) => p.is_some_and(|p| !p.is_empty()),
+        }
+    }
+
+    /// The copies of a piece this build prints (0: left out).
+    pub fn copies_of(&self, game: &str, locale: &str, c: &Component) -> u32 {
+        match self.pick(game, locale) {
+            None => c.copies,
+            Some(p) => p
+                .and_then(|p| p.copies.get(&(c.kind.clone(), c.id.clone())))
+                .copied()
+                .unwrap_or(0),
+        }
+    }
+
+    /// Whether this build prints a board (in one of its variants, `None` for a board without).
+    pub fn prints_board(&self, game: &str, locale: &str, c: &Component, variant: Option<&str>) -> bool {
+        match self.pick(game, locale) {
+            None => true,
+            Some(None) => false,
+            Some(Some(p)) => match variant {
+                None => p.copies.get(&(c.kind.clone(), c.id.clone())).is_some_and(|n| *n > 0),
+                Some(v) => p
+                    .variants
+                    .get(&(c.kind.clone(), c.id.clone()))
+                    .is_some_and(|set| set.contains(v)),
+            },
+        }
+    }
+
+    /// Whether the rules reference (`quick`: the quick reference) is part of the build.
+    fn prints_book(&self, game: &str, locale: &str, quick: bool) -> bool {
+        match self.pick(game, locale) {
+            None => true,
+            Some(p) => p.is_some_and(|p| if quick { p.quickref } else { p.rules }),
         }
     }
 }
@@ -263,20 +320,24 @@ fn field_view(
 }
 
 /// The names of enum values in a locale, by field: `{field: {value: name}}`
-/// (record fields by their own names).
+/// (record fields by their own names, a list of enum values by the list's).
 fn enum_labels(fields: &IndexMap<String, crate::model::FieldSpec>, locale: &str, out: &mut Map<String, Value>) {
+    let names = |spec: &crate::model::FieldSpec| -> Map<String, Value> {
+        spec.labels
+            .iter()
+            .map(|(v, t)| (v.clone(), Value::String(t.get(locale).to_owned())))
+            .collect()
+    };
     for (name, spec) in fields {
         if !spec.labels.is_empty() {
-            let m: Map<String, Value> = spec
-                .labels
-                .iter()
-                .map(|(v, t)| (v.clone(), Value::String(t.get(locale).to_owned())))
-                .collect();
-            out.insert(name.clone(), Value::Object(m));
+            out.insert(name.clone(), Value::Object(names(spec)));
         }
         match &spec.ty {
             crate::model::FieldType::Record { fields } => enum_labels(fields, locale, out),
             crate::model::FieldType::List { of, .. } => {
+                if !of.labels.is_empty() {
+                    out.insert(name.clone(), Value::Object(names(of)));
+                }
                 if let crate::model::FieldType::Record { fields } = &of.ty {
                     enum_labels(fields, locale, out);
                 }
@@ -380,6 +441,39 @@ impl PiecesPlan {
     }
 }
 
+/// The design the gallery shows of each printed component, as (kind, id,
+/// chunk, page): its front, a board with its first variant.
+pub fn gallery_designs(game: &Game, pieces: &PiecesPlan) -> Vec<(String, String, usize, usize)> {
+    let mut out = Vec::new();
+    for kind in game.kinds.values() {
+        if kind.shape == Shape::None || kind.size.is_none() {
+            continue;
+        }
+        let face = if kind.shape == Shape::Board { "board" } else { "front" };
+        let variant = kind
+            .variants
+            .as_ref()
+            .and_then(|v| game.components.get(v))
+            .and_then(|l| l.first())
+            .map(|v| v.id.as_str());
+        for c in game.components.get(&kind.id).into_iter().flatten() {
+            let (chunk, page) = pieces.locate(&kind.id, &c.id, face, variant);
+            out.push((kind.id.clone(), c.id.clone(), chunk, page));
+        }
+    }
+    out
+}
+
+/// The locale of a game's gallery: the first of `locales` the game has, else its first.
+pub fn gallery_locale(game: &Game, locales: &[String]) -> String {
+    locales
+        .iter()
+        .find(|l| game.locales.contains(l))
+        .or(game.locales.first())
+        .cloned()
+        .unwrap_or_default()
+}
+
 /// The variants a board prints: one per component of its `variants` kind, or none.
 fn variants<'a>(game: &'a Game, kind: &'a Kind) -> Vec<Option<&'a str>> {
     match &kind.variants {
@@ -413,7 +507,16 @@ pub fn plan_pieces(game: &Game, locale: &str, opts: &KitOptions, template: &str)
             } else {
                 &["front"]
             };
-            let vars = if board { variants(game, kind) } else { vec![None] };
+            let vars: Vec<Option<&str>> = if board {
+                variants(game, kind)
+                    .into_iter()
+                    .filter(|v| opts.prints_board(&game.id, locale, c, *v))
+                    .collect()
+            } else if opts.copies_of(&game.id, locale, c) > 0 {
+                vec![None]
+            } else {
+                Vec::new()
+            };
             for face in faces {
                 for variant in &vars {
                     let n = pieces.len();
@@ -444,10 +547,11 @@ pub fn plan_pieces(game: &Game, locale: &str, opts: &KitOptions, template: &str)
             locale: locale.to_owned(),
             paper: None,
             part: Part::Pieces,
+            // `demo-pieces-1.pdf`: the chunk's own number, one extension.
             out: dir.join(format!(
-                "{}-pieces{}.pdf",
+                "{}{}",
                 game.id,
-                chunk_path(i).trim_start_matches("/pieces")
+                chunk_path(i).trim_start_matches('/').replacen("pieces", "-pieces", 1)
             )),
             main: main.clone(),
             data: json!({
@@ -503,6 +607,7 @@ fn settings_view(opts: &KitOptions) -> Value {
         "layout": opts.layout,
         "ink_saver": opts.ink_saver,
         "proof": opts.proof,
+        "stamp": opts.stamp,
     })
 }
 
@@ -520,14 +625,16 @@ pub fn plan_game(game: &Game, locale: &str, paper: Paper, opts: &KitOptions, pie
         }
         docs.push(doc(game, locale, paper, part, opts, pages));
     }
-    if !game.reference.chapters.is_empty() {
+    if !game.reference.chapters.is_empty() && opts.prints_book(&game.id, locale, false) {
         let mut d = doc(game, locale, paper, Part::Rules, opts, Vec::new());
         d.data["rules"] = book::rules_view(game, locale, crate::markup::TextOut::Typst);
         d.main = "#import \"/templates/shared/rules.typ\": render-rules\n#render-rules(json(\"/data.json\"))\n".into();
         d.pages = 0;
         docs.push(d);
     }
-    if let Some(q) = book::quickref_view(game, locale, crate::markup::TextOut::Typst) {
+    if let Some(q) = book::quickref_view(game, locale, crate::markup::TextOut::Typst)
+        .filter(|_| opts.prints_book(&game.id, locale, true))
+    {
         let mut d = doc(game, locale, paper, Part::Quickref, opts, Vec::new());
         d.data["quickref"] = q;
         d.main =
@@ -536,10 +643,13 @@ pub fn plan_game(game: &Game, locale: &str, paper: Paper, opts: &KitOptions, pie
         d.pages = 0;
         docs.push(d);
     }
-    let backs = game
-        .kinds
-        .values()
-        .any(|k| has_backs(k) && game.components.get(&k.id).is_some_and(|l| !l.is_empty()));
+    let backs = game.kinds.values().any(|k| {
+        has_backs(k)
+            && game
+                .components
+                .get(&k.id)
+                .is_some_and(|l| l.iter().any(|c| opts.copies_of(&game.id, locale, c) > 0))
+    });
     if backs && opts.layout == Layout::Duplex {
         let mut d = doc(game, locale, paper, Part::DuplexTest, opts, Vec::new());
         d.data["pages"] = json!([{"side": "duplex-test"}, {"side": "duplex-test-back"}]);
@@ -598,7 +708,14 @@ pub fn plan_game(game: &Game, locale: &str, paper: Paper, opts: &KitOptions, pie
     let mut cover = doc(game, locale, paper, Part::Cover, opts, Vec::new());
     cover.data["pages"] = json!([{"side": "cover"}]);
     cover.data["documents"] = Value::Array(summary);
-    cover.data["kit"] = Value::Array(kit);
+    match opts.pick(&game.id, locale) {
+        // A reprint's cover says what it replaces instead of listing the whole kit.
+        Some(pick) => {
+            cover.data["kit"] = json!([]);
+            cover.data["note"] = pick.map(|p| p.note.clone()).unwrap_or(Value::Null);
+        }
+        None => cover.data["kit"] = Value::Array(kit),
+    }
     cover.pages = 1;
     docs.insert(0, cover);
     docs
@@ -659,6 +776,9 @@ fn board_pages(game: &Game, locale: &str, paper: Paper, opts: &KitOptions, piece
         };
         for c in game.components.get(&kind.id).into_iter().flatten() {
             for variant in variants(game, kind) {
+                if !opts.prints_board(&game.id, locale, c, variant) {
+                    continue;
+                }
                 let piece = pieces.locate(&kind.id, &c.id, "board", variant);
                 let mut tiles = tiled_pages(
                     kind,
@@ -748,6 +868,9 @@ pub struct Compiled {
     pub warnings: Vec<Diagnostic>,
     /// What preflight found on its pages (when asked for).
     pub findings: Vec<Diagnostic>,
+    /// Every file typst read besides the main source and data (see
+    /// [`world::DocWorld::read_files`]): what the build cache checks.
+    pub read: Vec<(String, Option<typst::foundations::Bytes>)>,
 }
 
 /// Compiles a plan with typst. Errors come back as diagnostics that point
@@ -781,7 +904,7 @@ pub fn compile(
             .iter()
             .map(|w| {
                 let family = w.message.rsplit(':').next().unwrap_or_default().trim().to_owned();
-                let families = crate::fonts::families(&shared.root().join("fonts"));
+                let families = crate::fonts::families(&shared.root().join("fonts")).families;
                 let d = typst_diagnostic(&world, w, plan, sources, Code::UnknownFont);
                 let hint = crate::fonts::unknown(&family, &families);
                 Diagnostic {
@@ -809,6 +932,7 @@ pub fn compile(
                 document,
                 warnings,
                 findings,
+                read: world.read_files(),
             })
         }
         Err(errors) => {
@@ -918,9 +1042,20 @@ fn typst_diagnostic(
         }
     }
     for hint in &d.hints {
-        diag = diag.help(hint.v.to_string());
+        diag = diag.help(hint_for_pnpkit(&hint.v));
     }
     diag
+}
+
+/// A typst hint in pnpkit's terms: typst's CLI options do not exist here.
+fn hint_for_pnpkit(hint: &str) -> String {
+    if hint.contains("--root") {
+        "pnpkit reads only files inside the project folder (where it runs, with `data/`, `templates/` \
+         and `fonts/`): move the file there"
+            .to_owned()
+    } else {
+        hint.to_owned()
+    }
 }
 
 fn code_title(code: Code) -> &'static str {

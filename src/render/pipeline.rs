@@ -2,13 +2,17 @@
 //! parallel with typst, and return the PDFs (or every problem) without
 //! writing anything. Commands (`build`, `watch`, `export`, `gallery`) call it.
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::time::Instant;
 
 use rayon::prelude::*;
+use serde::Serialize;
+use typst::foundations::Bytes;
 
+use super::cache::{Entry, Keys, Store};
 use super::world::Shared;
-use super::{DocPlan, KitOptions, compile, pdf, plan_game, plan_pieces};
+use super::{DocPlan, KitOptions, PiecesPlan, compile, pdf, plan_game, plan_pieces};
 use crate::diag::{Diagnostic, SourceMap};
 use crate::progress::Progress;
 
@@ -42,136 +46,412 @@ pub struct Built {
     pub warnings: Vec<(Diagnostic, SourceMap)>,
     /// What preflight found (when the options ask for it), with its template texts.
     pub findings: Vec<(Diagnostic, SourceMap)>,
-    /// Seconds typst spent laying the document out, and writing its PDF.
+    /// Seconds typst spent laying the document out, and writing its PDF (0 when reused).
+    pub compile_seconds: f64,
+    pub pdf_seconds: f64,
+    /// Pages also drawn as SVG (the gallery's pictures), by 1-based page number.
+    pub svgs: Vec<(usize, Vec<u8>)>,
+    /// Taken from the build cache rather than compiled.
+    pub reused: bool,
+    /// The files typst read (kept until the cache has recorded them).
+    read: Vec<(String, Option<Bytes>)>,
+}
+
+impl Built {
+    /// The files typst read, hashed (once: they are not kept).
+    pub fn take_deps(&mut self, keys: &Keys) -> Vec<super::cache::Dep> {
+        keys.deps(&std::mem::take(&mut self.read))
+    }
+}
+
+/// How a build runs besides its options.
+#[derive(Default)]
+pub struct Run<'a> {
+    /// The build cache; `None` compiles everything (`--no-cache`).
+    pub store: Option<&'a Store>,
+    /// Also draw each game's gallery pictures (see [`Output::pictures`]).
+    pub gallery: bool,
+    /// Only the gallery pictures: no kit is built (`pnpkit gallery`).
+    pub pictures_only: bool,
+}
+
+/// The gallery's pictures of one game: each printed component's design as SVG.
+pub struct Pictures {
+    pub game: String,
+    pub locale: String,
+    /// By (kind, id).
+    pub svgs: HashMap<(String, String), Vec<u8>>,
+}
+
+/// Where a build's time went.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Stats {
+    /// Wall seconds per stage, in order.
+    pub stages: Vec<(&'static str, f64)>,
+    pub games: Vec<GameStats>,
+}
+
+/// One game's documents: how many were reused and compiled, and typst's time on them.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct GameStats {
+    pub game: String,
+    pub reused: usize,
+    pub compiled: usize,
+    /// Seconds typst spent on this game's documents (summed over threads).
     pub compile_seconds: f64,
     pub pdf_seconds: f64,
 }
 
+impl Stats {
+    pub fn reused(&self) -> usize {
+        self.games.iter().map(|g| g.reused).sum()
+    }
+
+    pub fn compiled(&self) -> usize {
+        self.games.iter().map(|g| g.compiled).sum()
+    }
+
+    fn count(&mut self, b: &Built) {
+        let g = match self.games.iter_mut().position(|g| g.game == b.plan.game) {
+            Some(i) => &mut self.games[i],
+            None => {
+                self.games.push(GameStats {
+                    game: b.plan.game.clone(),
+                    ..GameStats::default()
+                });
+                self.games.last_mut().expect("just pushed")
+            }
+        };
+        if b.reused {
+            g.reused += 1;
+        } else {
+            g.compiled += 1;
+        }
+        g.compile_seconds += b.compile_seconds;
+        g.pdf_seconds += b.pdf_seconds;
+    }
+
+    fn stage(&mut self, name: &'static str, seconds: f64) {
+        match self.stages.iter_mut().find(|s| s.0 == name) {
+            Some(s) => s.1 += seconds,
+            None => self.stages.push((name, seconds)),
+        }
+    }
+}
+
+/// What a build made.
+pub struct Output {
+    /// The documents to write, in order.
+    pub built: Vec<Built>,
+    /// Every problem, with the sources it shows; nothing is to be written when there is one.
+    pub problems: Vec<(Diagnostic, SourceMap)>,
+    /// The gallery's pictures, per game (when [`Run::gallery`] asked).
+    pub pictures: Vec<Pictures>,
+    pub stats: Stats,
+}
+
 /// Plans and compiles every document; returns them, or the diagnostics
-/// (rendered with their own sources) when any failed.
+/// (rendered with their own sources) when any failed. No cache.
 pub fn build_all(
     shared: &Shared,
     games: &[crate::model::Game],
     opts: &KitOptions,
     progress: &dyn Progress,
 ) -> (Vec<Built>, Vec<(Diagnostic, SourceMap)>) {
-    // Every game's designs, once per locale.
-    let mut piece_plans = Vec::new();
+    let out = build_with(shared, games, opts, progress, &Run::default());
+    (out.built, out.problems)
+}
+
+/// The documents of one game in one locale, built together.
+struct Group<'g> {
+    game: &'g crate::model::Game,
+    pieces: PiecesPlan,
+    /// Its kit is built and written (else only its gallery pictures are drawn).
+    kit: bool,
+    /// Design pages drawn as SVG, per chunk.
+    svg: Vec<Vec<usize>>,
+    /// (kind, id, chunk, page) of each gallery picture.
+    pictures: Vec<(String, String, usize, usize)>,
+}
+
+/// Compiles one document, or takes it from the cache when its key and the
+/// files it read match.
+struct Builder<'a> {
+    shared: &'a Shared,
+    keys: Keys,
+    store: Option<&'a Store>,
+    limits: Option<&'a super::preflight::Limits>,
+}
+
+impl Builder<'_> {
+    fn build(
+        &self,
+        plan: &DocPlan,
+        files: &[(String, Bytes)],
+        svg: &[usize],
+    ) -> Result<Built, Vec<(Diagnostic, SourceMap)>> {
+        let Some(store) = self.store else {
+            return build_one_with(self.shared, plan, files, self.limits, svg);
+        };
+        let key = self.keys.doc(plan, self.limits, svg);
+        if let Some(e) = store.get(key)
+            && self.keys.hold(self.shared, &e.deps, plan, files)
+        {
+            return Ok(Built {
+                plan: plan.clone(),
+                pdf: e.pdf,
+                pages: e.pages,
+                warnings: e.warnings,
+                findings: e.findings,
+                compile_seconds: 0.0,
+                pdf_seconds: 0.0,
+                svgs: e.svgs,
+                reused: true,
+                read: Vec::new(),
+            });
+        }
+        let mut built = build_one_with(self.shared, plan, files, self.limits, svg)?;
+        let entry = Entry {
+            deps: built.take_deps(&self.keys),
+            pages: built.pages,
+            warnings: built
+                .warnings
+                .iter()
+                .map(|(d, s)| (d.clone(), clone_sources(s)))
+                .collect(),
+            findings: built
+                .findings
+                .iter()
+                .map(|(d, s)| (d.clone(), clone_sources(s)))
+                .collect(),
+            pdf: std::mem::take(&mut built.pdf),
+            svgs: std::mem::take(&mut built.svgs),
+        };
+        store.put(key, &entry);
+        built.pdf = entry.pdf;
+        built.svgs = entry.svgs;
+        Ok(built)
+    }
+}
+
+/// Plans and compiles every document, taking unchanged ones from the cache.
+///
+/// Games are built one locale at a time: its design chunks, then the
+/// documents that place them; typst's memo of laid-out pages is emptied
+/// after each, so memory holds one game and locale at a time. Covers, which
+/// count the pages of every other document of their kit, come last.
+pub fn build_with(
+    shared: &Shared,
+    games: &[crate::model::Game],
+    opts: &KitOptions,
+    progress: &dyn Progress,
+    run: &Run,
+) -> Output {
+    let mut stats = Stats::default();
+    let t = Instant::now();
+    let builder = Builder {
+        shared,
+        keys: Keys::new(shared),
+        store: run.store,
+        limits: opts.preflight.as_ref(),
+    };
+    let selected = opts.locales.clone().unwrap_or_default();
+    let mut groups: Vec<Group> = Vec::new();
     for game in games {
         let template = template_for(shared.root(), &game.id);
-        let locales: Vec<String> = match &opts.locales {
-            Some(l) => game.locales.iter().filter(|x| l.contains(x)).cloned().collect(),
-            None => game.locales.clone(),
+        let mut locales: Vec<(String, bool)> = match &opts.locales {
+            _ if run.pictures_only => Vec::new(),
+            Some(l) => game
+                .locales
+                .iter()
+                .filter(|x| l.contains(x))
+                .map(|x| (x.clone(), true))
+                .collect(),
+            None => game.locales.iter().map(|x| (x.clone(), true)).collect(),
         };
-        for locale in locales {
-            piece_plans.push((game, plan_pieces(game, &locale, opts, &template)));
+        locales.retain(|(l, _)| opts.prints(&game.id, l));
+        let gallery = (run.gallery || run.pictures_only).then(|| super::gallery_locale(game, &selected));
+        if let Some(g) = &gallery
+            && !locales.iter().any(|(l, _)| l == g)
+        {
+            locales.push((g.clone(), false));
+        }
+        for (locale, kit) in locales {
+            let pieces = plan_pieces(game, &locale, opts, &template);
+            let mut svg = vec![Vec::new(); pieces.chunks.len()];
+            let mut pictures = Vec::new();
+            if gallery.as_ref() == Some(&locale) {
+                pictures = super::gallery_designs(game, &pieces);
+                for (_, _, chunk, page) in &pictures {
+                    if let Some(list) = svg.get_mut(*chunk)
+                        && !list.contains(page)
+                    {
+                        list.push(*page);
+                    }
+                }
+                svg.iter_mut().for_each(|l| l.sort_unstable());
+            }
+            groups.push(Group {
+                game,
+                pieces,
+                kit,
+                svg,
+                pictures,
+            });
         }
     }
-    type Files = Vec<(String, typst::foundations::Bytes)>;
-    // Stage 1: every chunk of designs of every game and locale, in parallel.
-    let chunk_jobs: Vec<(usize, usize)> = piece_plans
-        .iter()
-        .enumerate()
-        .flat_map(|(i, (_, p))| (0..p.chunks.len()).map(move |c| (i, c)))
-        .collect();
-    let sheet_count: usize = piece_plans.len() * (opts.papers.len() * 6 + 1);
-    progress.start(chunk_jobs.len() + sheet_count, "building kits");
-    let compiled_chunks: Vec<_> = chunk_jobs
-        .par_iter()
-        .map(|&(i, c)| {
-            let r = build_one(shared, &piece_plans[i].1.chunks[c], &[], opts.preflight.as_ref());
-            progress.advance();
-            (i, c, r)
-        })
-        .collect();
+    let chunk_count: usize = groups.iter().map(|g| g.pieces.chunks.len()).sum();
+    let sheet_count: usize = groups.iter().filter(|g| g.kit).count() * (opts.papers.len() * 6 + 1);
+    progress.start(chunk_count + sheet_count, "building kits");
+    stats.stage("plan", t.elapsed().as_secs_f64());
+
     let mut results: Vec<Result<Built, Vec<(Diagnostic, SourceMap)>>> = Vec::new();
-    let mut files: Vec<Files> = vec![Vec::new(); piece_plans.len()];
-    let mut failed = vec![false; piece_plans.len()];
-    // What preflight found on the designs, reported with the pieces file they make up.
-    let mut design_findings: Vec<Vec<(Diagnostic, SourceMap)>> = (0..piece_plans.len()).map(|_| Vec::new()).collect();
-    for (i, c, r) in compiled_chunks {
-        match r {
-            Ok(b) => {
-                design_findings[i].extend(b.findings);
-                files[i].push((super::chunk_path(c), typst::foundations::Bytes::new(b.pdf)));
-            }
-            Err(e) => {
-                failed[i] = true;
-                results.push(Err(e));
-            }
-        }
-    }
-    // Stage 2: the print-shop pieces file and the sheets of every paper place those pages.
-    let mut docs: Vec<(DocPlan, usize)> = Vec::new();
-    let mut covers: Vec<(DocPlan, usize)> = Vec::new();
-    for (i, (game, pieces)) in piece_plans.iter().enumerate() {
-        if failed[i] {
-            continue;
-        }
-        files[i].sort_by(|a, b| a.0.cmp(&b.0));
-        docs.push((pieces.merged.clone(), i));
-        for paper in &opts.papers {
-            for plan in plan_game(game, &pieces.locale, *paper, opts, pieces) {
-                if plan.part == super::Part::Cover {
-                    covers.push((plan, i));
-                } else {
-                    docs.push((plan, i));
+    let mut pictures = Vec::new();
+    let mut covers: Vec<(DocPlan, Vec<(String, Bytes)>)> = Vec::new();
+    for group in &groups {
+        // Stage 1: the group's chunks of designs, in parallel.
+        let t = Instant::now();
+        let chunks: Vec<_> = group
+            .pieces
+            .chunks
+            .par_iter()
+            .zip(&group.svg)
+            .map(|(plan, svg)| {
+                let r = builder.build(plan, &[], svg);
+                progress.advance();
+                r
+            })
+            .collect();
+        stats.stage("designs", t.elapsed().as_secs_f64());
+        let mut files: Vec<(String, Bytes)> = Vec::new();
+        let mut failed = false;
+        let mut design_findings = Vec::new();
+        let mut svgs: HashMap<(usize, usize), Vec<u8>> = HashMap::new();
+        for (c, r) in chunks.into_iter().enumerate() {
+            match r {
+                Ok(mut b) => {
+                    stats.count(&b);
+                    design_findings.append(&mut b.findings);
+                    for (page, svg) in std::mem::take(&mut b.svgs) {
+                        svgs.insert((c, page), svg);
+                    }
+                    files.push((super::chunk_path(c), Bytes::new(b.pdf)));
+                }
+                Err(e) => {
+                    failed = true;
+                    results.push(Err(e));
                 }
             }
         }
+        if !group.pictures.is_empty() && !failed {
+            pictures.push(Pictures {
+                game: group.game.id.clone(),
+                locale: group.pieces.locale.clone(),
+                svgs: group
+                    .pictures
+                    .iter()
+                    .filter_map(|(kind, id, c, p)| Some(((kind.clone(), id.clone()), svgs.get(&(*c, *p))?.clone())))
+                    .collect(),
+            });
+        }
+        if failed || !group.kit {
+            comemo::evict(0);
+            continue;
+        }
+        // Stage 2: the print-shop pieces file and the sheets of every paper place those pages.
+        let t = Instant::now();
+        // A reprint of only the rules has no designs: no pieces file.
+        let mut docs = Vec::new();
+        if group.pieces.merged.pages > 0 {
+            docs.push(group.pieces.merged.clone());
+        }
+        for paper in &opts.papers {
+            for plan in plan_game(group.game, &group.pieces.locale, *paper, opts, &group.pieces) {
+                if plan.part == super::Part::Cover {
+                    covers.push((plan, files.clone()));
+                } else {
+                    docs.push(plan);
+                }
+            }
+        }
+        let sheets: Vec<_> = docs
+            .par_iter()
+            .map(|plan| {
+                let r = builder.build(plan, &files, &[]);
+                progress.advance();
+                r
+            })
+            .collect();
+        let first = results.len();
+        let has_merged = group.pieces.merged.pages > 0;
+        results.extend(sheets);
+        // What preflight found on the designs is reported with the pieces file they make up.
+        if has_merged && let Some(Ok(merged)) = results.get_mut(first) {
+            design_findings.append(&mut merged.findings);
+            merged.findings = design_findings;
+        }
+        // Laid-out pages are not kept from one game and locale to the next.
+        comemo::evict(0);
+        stats.stage("sheets", t.elapsed().as_secs_f64());
     }
-    let stage2: Vec<_> = docs
-        .into_par_iter()
-        .map(|(plan, i)| {
-            let r = build_one(shared, &plan, &files[i], opts.preflight.as_ref());
-            progress.advance();
-            r
-        })
-        .collect();
     // Stage 3: each cover, which lists every file of its kit with its page count.
-    let done: Vec<&Built> = stage2.iter().filter_map(|r| r.as_ref().ok()).collect();
+    let t = Instant::now();
+    let done: Vec<&Built> = results.iter().filter_map(|r| r.as_ref().ok()).collect();
     for (cover, _) in &mut covers {
         super::complete_cover(cover, &done);
     }
-    let stage3: Vec<_> = covers
-        .into_par_iter()
-        .map(|(plan, i)| {
-            let r = build_one(shared, &plan, &files[i], opts.preflight.as_ref());
+    let covers: Vec<_> = covers
+        .par_iter()
+        .map(|(plan, files)| {
+            let r = builder.build(plan, files, &[]);
             progress.advance();
             r
         })
         .collect();
-    results.extend(stage2);
-    results.extend(stage3);
-    for (i, (_, pieces)) in piece_plans.iter().enumerate() {
-        let merged = results
-            .iter_mut()
-            .filter_map(|r| r.as_mut().ok())
-            .find(|b| b.plan.out == pieces.merged.out);
-        if let Some(b) = merged {
-            let mut found = std::mem::take(&mut design_findings[i]);
-            found.append(&mut b.findings);
-            b.findings = found;
-        }
-    }
+    results.extend(covers);
+    comemo::evict(0);
+    stats.stage("covers", t.elapsed().as_secs_f64());
     progress.finish();
     let mut built = Vec::new();
     let mut problems = Vec::new();
     for r in results {
         match r {
-            Ok(b) => built.push(b),
+            Ok(b) => {
+                stats.count(&b);
+                built.push(b);
+            }
             Err(d) => problems.extend(d),
         }
     }
-    (built, problems)
+    // Games in the order given.
+    stats
+        .games
+        .sort_by_key(|g| games.iter().position(|x| x.id == g.game).unwrap_or(usize::MAX));
+    Output {
+        built,
+        problems,
+        pictures,
+        stats,
+    }
 }
 
 /// Compiles one document to PDF, with its warnings and timings (also used by `watch`).
 pub fn build_one(
     shared: &Shared,
     plan: &DocPlan,
-    files: &[(String, typst::foundations::Bytes)],
+    files: &[(String, Bytes)],
     limits: Option<&super::preflight::Limits>,
+) -> Result<Built, Vec<(Diagnostic, SourceMap)>> {
+    build_one_with(shared, plan, files, limits, &[])
+}
+
+/// [`build_one`], also drawing the pages `svg` lists as SVG.
+fn build_one_with(
+    shared: &Shared,
+    plan: &DocPlan,
+    files: &[(String, Bytes)],
+    limits: Option<&super::preflight::Limits>,
+    svg: &[usize],
 ) -> Result<Built, Vec<(Diagnostic, SourceMap)>> {
     let mut sources = SourceMap::default();
     let t0 = Instant::now();
@@ -190,6 +470,13 @@ pub fn build_one(
                 .into_iter()
                 .map(|w| (w, clone_sources(&sources)))
                 .collect();
+            let svgs = svg
+                .iter()
+                .filter_map(|&p| {
+                    let page = compiled.document.pages().get(p.checked_sub(1)?)?;
+                    Some((p, typst_svg::svg(page, &typst_svg::SvgOptions::default()).into_bytes()))
+                })
+                .collect();
             match pdf(shared, plan, &compiled.document) {
                 Ok(bytes) => Ok(Built {
                     plan: plan.clone(),
@@ -199,6 +486,9 @@ pub fn build_one(
                     findings,
                     compile_seconds,
                     pdf_seconds: t1.elapsed().as_secs_f64(),
+                    svgs,
+                    reused: false,
+                    read: compiled.read,
                 }),
                 Err(msg) => Err(vec![(
                     Diagnostic::new(crate::diag::Code::TemplateError, format!("PDF export failed: {msg}"))

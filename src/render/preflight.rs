@@ -502,6 +502,12 @@ pub fn inspect(
                 None => what.clone(),
             };
             let d = clipped_text(&whose, &plan.locale, &text, more, worst / PT_PER_MM);
+            // A fitted box names its field: point at the layout's call that
+            // made it rather than at the shared helper that drew the text.
+            let span = field
+                .as_deref()
+                .and_then(|f| fit_call(world, f))
+                .map_or(span, |s| (s, true));
             push(
                 &mut out,
                 &mut reported,
@@ -515,6 +521,31 @@ pub fn inspect(
         }
     }
     out
+}
+
+/// The span of the `fit-text(…, field: "<field>")` call in the layouts this
+/// document loaded (shared helpers excluded), the first by path and position.
+fn fit_call(world: &DocWorld, field: &str) -> Option<Span> {
+    use typst::syntax::{LinkedNode, ast};
+    fn find(node: &LinkedNode, field: &str) -> Option<Span> {
+        if let Some(call) = node.cast::<ast::FuncCall>()
+            && let ast::Expr::Ident(name) = call.callee()
+            && name.as_str() == "fit-text"
+            && call.args().items().any(|arg| {
+                matches!(arg, ast::Arg::Named(n)
+                    if n.name().as_str() == "field"
+                        && matches!(n.expr(), ast::Expr::Str(s) if s.get().as_str() == field))
+            })
+        {
+            return Some(node.span());
+        }
+        node.children().find_map(|c| find(&c, field))
+    }
+    world
+        .loaded_sources()
+        .iter()
+        .filter(|s| !world.path_of(s.id()).starts_with("templates/shared"))
+        .find_map(|s| find(&LinkedNode::new(s.root()), field))
 }
 
 /// Adds a finding at its template line, once per piece, code, line and text.
@@ -606,12 +637,11 @@ fn missing_glyph(what: &str, locale: &str, chars: &str, text: &str) -> Diagnosti
         Code::MissingGlyph,
         format!("text of {what} ({locale}) has characters no font in `fonts/` can draw"),
     )
-    .found(format!(
-        "«{}» in «{}» ({})",
-        chars.trim(),
-        short(text),
-        codes.join(", ")
-    ))
+    .found(if chars.trim() == text.trim() {
+        format!("«{}» ({})", chars.trim(), codes.join(", "))
+    } else {
+        format!("«{}» in «{}» ({})", chars.trim(), short(text), codes.join(", "))
+    })
     .expected("characters the project's fonts have: add a font that has them to `fonts/`, or change the text")
 }
 

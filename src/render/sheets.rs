@@ -83,7 +83,7 @@ pub(super) fn sheet_pages(
             .get(&kind.id)
             .into_iter()
             .flatten()
-            .flat_map(|c| (1..=c.copies).map(move |copy| Copy { kind, c, copy, w, h }))
+            .flat_map(|c| (1..=opts.copies_of(&game.id, locale, c)).map(move |copy| Copy { kind, c, copy, w, h }))
             .collect();
         if copies.is_empty() {
             continue;

@@ -14,9 +14,13 @@ use typst::text::{Font, FontBook};
 use typst::utils::LazyHash;
 use typst::{Library, LibraryExt, World};
 
+use crate::fsx::read::{ReadError, Refusal, Scope, max, read_bounded};
+
 /// What every document of a run shares: fonts, the standard library, the clock.
 pub struct Shared {
     root: PathBuf,
+    /// Project files a layout may read: inside the root, links resolved.
+    scope: Scope,
     library: LazyHash<Library>,
     book: LazyHash<FontBook>,
     fonts: Vec<Font>,
@@ -31,21 +35,15 @@ impl Shared {
         let root = root.canonicalize()?;
         let mut fonts = Vec::new();
         let dir = root.join("fonts");
-        let mut paths: Vec<PathBuf> = fs::read_dir(&dir)?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| {
-                matches!(
-                    p.extension()
-                        .and_then(|e| e.to_str())
-                        .map(str::to_ascii_lowercase)
-                        .as_deref(),
-                    Some("ttf" | "otf" | "ttc" | "otc")
-                )
-            })
-            .collect();
-        paths.sort();
+        // Fonts are read like every project file: opened once, checked on the
+        // opened file (inside the project, not a link out of it), bounded.
+        let scope = Scope::within(&root)?;
+        let paths = crate::fonts::font_files(fs::read_dir(&dir)?.filter_map(|e| e.ok().map(|e| e.path())));
         for p in paths {
-            let bytes = fs::read(&p)?;
+            let bytes = read_bounded(&p, max::FONT, &scope).map_err(|e| match e {
+                ReadError::Io(e) => e,
+                ReadError::Refused(r) => std::io::Error::other(format!("`{}` is not read: {r}", p.display())),
+            })?;
             fonts.extend(Font::iter(Bytes::new(bytes)));
         }
         let book = FontBook::from_fonts(&fonts);
@@ -61,6 +59,7 @@ impl Shared {
         .unwrap_or_else(|| Datetime::from_ymd(2026, 1, 1).expect("valid date"));
         Ok(Shared {
             root,
+            scope,
             library: LazyHash::new(Library::default()),
             book: LazyHash::new(book),
             fonts,
@@ -75,6 +74,17 @@ impl Shared {
 
     pub fn now(&self) -> Datetime {
         self.now
+    }
+
+    /// Reads a project file (`rel` to the root) as layouts read them: inside
+    /// the project, opened once and checked, bounded.
+    pub fn read(&self, rel: &Path) -> Result<Vec<u8>, ReadError> {
+        read_bounded(&self.root.join(rel), max::TEMPLATE_FILE, &self.scope)
+    }
+
+    /// The fonts of `fonts/`, in the order typst's font book numbers them.
+    pub fn fonts(&self) -> &[Font] {
+        &self.fonts
     }
 
     pub fn font_count(&self) -> usize {
@@ -98,6 +108,13 @@ pub struct DocWorld<'a> {
     sources: Mutex<HashMap<FileId, Source>>,
     /// Files made in memory by pnpkit (the pieces document), by virtual path.
     extra: HashMap<FileId, Bytes>,
+    /// The in-memory files typst asked for (the build cache's dependencies).
+    used: Mutex<std::collections::HashSet<FileId>>,
+}
+
+/// The virtual path of a file id (`/templates/shared/kit.typ`).
+fn vpath(id: FileId) -> String {
+    format!("/{}", id.vpath().get_without_slash())
 }
 
 pub fn file_id(path: &str) -> FileId {
@@ -120,6 +137,7 @@ impl<'a> DocWorld<'a> {
             cache: Mutex::new(HashMap::new()),
             sources: Mutex::new(HashMap::new()),
             extra: HashMap::new(),
+            used: Mutex::new(std::collections::HashSet::new()),
         }
     }
 
@@ -136,16 +154,42 @@ impl<'a> DocWorld<'a> {
             ))));
         }
         let path = id.vpath().realize(&self.shared.root).map_err(FileError::Realize)?;
-        let real = path.canonicalize().map_err(|e| FileError::from_io(e, &path))?;
-        if !real.starts_with(&self.shared.root) {
-            return Err(FileError::AccessDenied);
+        // Opened once and checked on the opened file: no window between a
+        // check of the path and the read for a symlink to be swapped in.
+        match read_bounded(&path, max::TEMPLATE_FILE, &self.shared.scope) {
+            Ok(bytes) => Ok(Bytes::new(bytes)),
+            Err(ReadError::Io(e)) => Err(FileError::from_io(e, &path)),
+            Err(ReadError::Refused(Refusal::NotAFile { what: "a directory" })) => Err(FileError::IsDirectory),
+            Err(ReadError::Refused(r)) => Err(FileError::Other(Some(
+                format!("pnpkit does not read `{}`: {r}", self.path_of(id).display()).into(),
+            ))),
         }
-        if real.is_dir() {
-            return Err(FileError::IsDirectory);
+    }
+
+    /// The typst sources this document has loaded so far, ordered by path.
+    pub fn loaded_sources(&self) -> Vec<Source> {
+        let mut all: Vec<Source> = self
+            .sources
+            .lock()
+            .map(|m| m.values().cloned().collect())
+            .unwrap_or_default();
+        all.sort_by_key(|s| self.path_of(s.id()));
+        all
+    }
+
+    /// Every file the document read besides its main source and data, by
+    /// virtual path, with its bytes (`None`: it could not be read), sorted:
+    /// what the build cache checks before it reuses the document.
+    pub fn read_files(&self) -> Vec<(String, Option<Bytes>)> {
+        let mut out: Vec<(String, Option<Bytes>)> = Vec::new();
+        for id in self.used.lock().expect("lock").iter() {
+            out.push((vpath(*id), self.extra.get(id).cloned()));
         }
-        fs::read(&real)
-            .map(Bytes::new)
-            .map_err(|e| FileError::from_io(e, &real))
+        for (id, r) in self.cache.lock().expect("lock").iter() {
+            out.push((vpath(*id), r.as_ref().ok().cloned()));
+        }
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
     }
 
     /// The real path of a file id, for diagnostics.
@@ -187,6 +231,7 @@ impl World for DocWorld<'_> {
             return Ok(self.data.clone());
         }
         if let Some(b) = self.extra.get(&id) {
+            self.used.lock().expect("lock").insert(id);
             return Ok(b.clone());
         }
         if id == self.main {

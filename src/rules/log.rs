@@ -72,8 +72,54 @@ pub struct ClaimedResult {
     pub span: Span,
 }
 
+/// Parses a log's text: the fast reader of plain YAML
+/// ([`crate::pack::plain_yaml`]) for what players and pnpkit write, the full
+/// YAML parser (and its diagnostics) for anything else. Both give the same
+/// tree, positions included.
+pub fn parse(
+    text: &str,
+    file: crate::diag::FileId,
+    limits: &crate::pack::yaml::Limits,
+) -> Result<Node, Box<Diagnostic>> {
+    match crate::pack::plain_yaml::parse(text, file, limits) {
+        Some(node) => Ok(node),
+        None => crate::pack::yaml::parse(text, file, limits),
+    }
+}
+
 /// Reads a parsed log document, collecting every structural problem.
 pub fn read(root: &Node) -> Result<Log, Vec<Diagnostic>> {
+    read_with(root, Vec::new())
+}
+
+/// [`read`], taking the tree: each action's node moves into the log instead
+/// of being copied (what `pnpkit log` does with the tree it parsed).
+pub fn read_owned(mut root: Node) -> Result<Log, Vec<Diagnostic>> {
+    // Each turn's list of actions, taken out of the tree (an empty list stays).
+    let mut taken = Vec::new();
+    if let Value::Map(entries) = &mut root.value
+        && let Some((_, turns)) = entries.iter_mut().find(|(k, _)| k.as_str() == Some("turns"))
+        && let Value::Seq(turns) = &mut turns.value
+    {
+        for turn in turns {
+            let actions = match &mut turn.value {
+                Value::Map(e) => e
+                    .iter_mut()
+                    .find(|(k, _)| k.as_str() == Some("actions"))
+                    .and_then(|(_, a)| match &mut a.value {
+                        Value::Seq(list) => Some(std::mem::take(list)),
+                        _ => None,
+                    }),
+                _ => None,
+            };
+            taken.push(actions);
+        }
+    }
+    read_with(&root, taken)
+}
+
+/// Reads the log; `taken[i]` holds turn `i`'s actions when they were taken out of the tree.
+fn read_with(root: &Node, mut taken: Vec<Option<Vec<Node>>>) -> Result<Log, Vec<Diagnostic>> {
     let mut diags = Vec::new();
     let Some(entries) = root.as_map() else {
         return Err(vec![wrong_type(
@@ -93,7 +139,15 @@ pub fn read(root: &Node) -> Result<Log, Vec<Diagnostic>> {
     let turns = r
         .require("turns", "a list of turns, each with `player` and `actions`", &mut diags)
         .and_then(|n| read_seq(n, "`turns`", &mut diags))
-        .map(|seq| seq.iter().filter_map(|t| read_turn(t, &players, &mut diags)).collect())
+        .map(|seq| {
+            seq.iter()
+                .enumerate()
+                .filter_map(|(i, t)| {
+                    let own = taken.get_mut(i).and_then(Option::take);
+                    read_turn(t, own, &players, &mut diags)
+                })
+                .collect()
+        })
         .unwrap_or_default();
     let result = r.take("result").and_then(|n| read_result(n, &players, &mut diags));
 
@@ -182,7 +236,7 @@ fn player_known(name: &str, span: Span, players: &[Player], what: &str, diags: &
     false
 }
 
-fn read_turn(node: &Node, players: &[Player], diags: &mut Vec<Diagnostic>) -> Option<Turn> {
+fn read_turn(node: &Node, own: Option<Vec<Node>>, players: &[Player], diags: &mut Vec<Diagnostic>) -> Option<Turn> {
     let mut r = MapReader::new(node, "a turn", diags)?;
     let player_node = r.require("player", "the name of the player whose turn it is", diags);
     let actions = r.take("actions");
@@ -197,11 +251,18 @@ fn read_turn(node: &Node, players: &[Player], diags: &mut Vec<Diagnostic>) -> Op
     if let Some(actions) = actions {
         match &actions.value {
             Value::Null => {}
-            Value::Seq(seq) => {
-                for a in seq {
-                    items.push(read_item(a, diags)?);
+            Value::Seq(seq) => match own {
+                Some(list) => {
+                    for a in list {
+                        items.push(read_item(a, diags)?);
+                    }
                 }
-            }
+                None => {
+                    for a in seq {
+                        items.push(read_item(a.clone(), diags)?);
+                    }
+                }
+            },
             _ => {
                 diags.push(wrong_type(
                     actions,
@@ -236,9 +297,9 @@ fn checkpoint(node: &Node, diags: &mut Vec<Diagnostic>) -> Option<Checkpoint> {
     })
 }
 
-fn read_item(node: &Node, diags: &mut Vec<Diagnostic>) -> Option<Item> {
+fn read_item(mut node: Node, diags: &mut Vec<Diagnostic>) -> Option<Item> {
     let Some(entries) = node.as_map() else {
-        diags.push(wrong_type(node, "an action", "a mapping such as `{do: move, …}`"));
+        diags.push(wrong_type(&node, "an action", "a mapping such as `{do: move, …}`"));
         return None;
     };
     if entries.len() == 1 && entries[0].0.as_str() == Some("expect") {
@@ -253,7 +314,6 @@ fn read_item(node: &Node, diags: &mut Vec<Diagnostic>) -> Option<Item> {
         );
         return None;
     }
-    let mut node = node.clone();
     node.span.end = extent(&node);
     Some(Item::Action(ActionItem {
         value: to_json(&node),

@@ -19,6 +19,7 @@ pub mod openwars;
 pub mod random;
 pub mod replay;
 pub mod replayer;
+pub mod selfplay;
 #[cfg(test)]
 mod toy;
 pub mod unmatched;
@@ -92,6 +93,9 @@ pub trait Engine: Sized + Send + Sync + 'static {
     const GAME: &'static str;
     /// The rule cited when a turn is played by the wrong player.
     const TURN_RULE: &'static str;
+    /// The rule each kind of action (`do:`) is played under, for replays
+    /// that cite it beside every action (`log --html`).
+    const ACTION_RULES: &'static [(&'static str, &'static str)] = &[];
 
     /// The full game state. Cheap to move; cloned only for traces and tests.
     type State: Clone + Debug + Send;
@@ -134,6 +138,13 @@ pub trait Engine: Sized + Send + Sync + 'static {
     /// What a log's `expect:` checkpoints can name, and what traces and the
     /// summary show: life totals, positions, scores, energy, turn and phase.
     fn observe(&self, state: &Self::State) -> serde_json::Value;
+
+    /// How well `player` is doing, for the greedy self-play player
+    /// (`pnpkit simulate`): higher is better; actions that score points or
+    /// deal damage raise it. Only differences between states matter.
+    fn progress(&self, _state: &Self::State, _player: usize) -> i64 {
+        0
+    }
 
     /// The action's player choice with chance fields (dice, drawn cards) in
     /// canonical form, so that it compares with [`Engine::legal_actions`].

@@ -7,7 +7,7 @@ use serde_json::{Map, Value as Json};
 use super::replay::{FailureKind, Options, flow, parse, run, timed};
 use super::{Ending, Engine, log};
 use crate::diag::FileId;
-use crate::pack::yaml::{self, Limits};
+use crate::pack::yaml::Limits;
 
 /// A generated game.
 pub struct Generated<E: Engine> {
@@ -139,8 +139,8 @@ fn log_text<E: Engine>(
 
 /// Parses log text (for generated logs and tests).
 pub fn parse_log(text: &str) -> Result<log::Log, String> {
-    let node = yaml::parse(text, FileId(0), &Limits::default()).map_err(|d| d.message.clone())?;
-    log::read(&node).map_err(|ds| ds.iter().map(|d| d.message.clone()).collect::<Vec<_>>().join("; "))
+    let node = log::parse(text, FileId(0), &Limits::default()).map_err(|d| d.message.clone())?;
+    log::read_owned(node).map_err(|ds| ds.iter().map(|d| d.message.clone()).collect::<Vec<_>>().join("; "))
 }
 
 /// What a mutation probe tried.

@@ -32,6 +32,9 @@ pub struct Replay {
     pub failure: Option<Failure>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub trace: Vec<TraceStep>,
+    /// With a trace: the state after setup, before the first action.
+    #[serde(skip)]
+    pub initial: Json,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -119,6 +122,10 @@ fn decode<T: DeserializeOwned>(
     what: &str,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<T> {
+    // Without tracking the path first: the path is only needed to point at a problem.
+    if let Ok(v) = T::deserialize(value) {
+        return Some(v);
+    }
     match serde_path_to_error::deserialize(value) {
         Ok(v) => Some(v),
         Err(e) => {
@@ -148,6 +155,7 @@ pub fn run<E: Engine>(engine: &E, log: &Log, parsed: &Parsed<E>, options: &Optio
         ending: None,
         failure: None,
         trace: Vec::new(),
+        initial: Json::Null,
     };
     let name = |i: usize| names.get(i).cloned().unwrap_or_else(|| format!("player {}", i + 1));
     let mut state = match engine.start(&parsed.setup) {
@@ -157,6 +165,9 @@ pub fn run<E: Engine>(engine: &E, log: &Log, parsed: &Parsed<E>, options: &Optio
             return out;
         }
     };
+    if options.trace {
+        out.initial = engine.observe(&state);
+    }
     let end_turn = engine.end_turn();
     'turns: for (ti, (turn, actions)) in log.turns.iter().zip(&parsed.actions).enumerate() {
         let t = Some(ti + 1);

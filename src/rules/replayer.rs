@@ -4,7 +4,7 @@
 use super::log::Log;
 use super::random::{self, MutationProbe};
 use super::replay::{self, Options, Replay};
-use super::{Engine, mythic, onevmany, openwars, unmatched, xterminio};
+use super::{Engine, mythic, onevmany, openwars, selfplay, unmatched, xterminio};
 use crate::diag::Diagnostic;
 use crate::model::Game;
 
@@ -21,6 +21,16 @@ pub trait Replayer: Send + Sync {
     /// Replay throughput: actions replayed and seconds spent, over generated
     /// games totalling at least `min_actions` actions (parsing excluded).
     fn throughput(&self, seed: u64, min_actions: usize) -> (usize, f64);
+    /// The rule each kind of action (`do:`) is played under.
+    fn action_rules(&self) -> &'static [(&'static str, &'static str)];
+    /// A whole game between self-play players, as a log (`pnpkit simulate`).
+    fn self_play(
+        &self,
+        seed: u64,
+        policies: &[selfplay::Policy],
+        max_actions: usize,
+        comment: &str,
+    ) -> Result<selfplay::Played, String>;
 }
 
 /// An engine ready to replay logs.
@@ -50,6 +60,20 @@ impl<E: Engine> Replayer for Prepared<E> {
 
     fn throughput(&self, seed: u64, min_actions: usize) -> (usize, f64) {
         random::throughput(&self.0, seed, min_actions)
+    }
+
+    fn self_play(
+        &self,
+        seed: u64,
+        policies: &[selfplay::Policy],
+        max_actions: usize,
+        comment: &str,
+    ) -> Result<selfplay::Played, String> {
+        selfplay::play(&self.0, seed, policies, max_actions, comment)
+    }
+
+    fn action_rules(&self) -> &'static [(&'static str, &'static str)] {
+        E::ACTION_RULES
     }
 }
 

@@ -70,4 +70,6 @@ pub fn fixture_project(fixture: &str) -> tempfile::TempDir {
     dir
 }
 
+pub mod chromium;
 pub mod raster;
+pub mod registration;

@@ -218,3 +218,18 @@ fn read_pgm(bytes: &[u8], dpi: f64) -> Gray {
     let px = bytes[i + 1..i + 1 + w * h].to_vec();
     Gray { w, h, dpi, px }
 }
+
+/// The text of a PDF as poppler's `pdftotext` reads it (text inside placed
+/// pages included), in UTF-8.
+pub fn pdf_text(pdf: &[u8]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.pdf");
+    std::fs::write(&input, pdf).unwrap();
+    let out = std::process::Command::new("pdftotext")
+        .args(["-q", "-enc", "UTF-8"])
+        .arg(&input)
+        .arg("-")
+        .output()
+        .expect("run pdftotext");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}

@@ -52,6 +52,25 @@ pub struct Mythic {
 impl Engine for Mythic {
     const GAME: &'static str = GAME_ID;
     const TURN_RULE: &'static str = rule::TURN;
+    const ACTION_RULES: &'static [(&'static str, &'static str)] = &[
+        ("draw", "MB-2"),
+        ("rest", "MB-12"),
+        ("draw-two", "MB-4"),
+        ("search", "MB-4"),
+        ("call-troop", "MB-11"),
+        ("activate", "MB-3"),
+        ("enter", "MB-5"),
+        ("move", "MB-6"),
+        ("run", "MB-5"),
+        ("attack", "MB-7"),
+        ("counter", "MB-10"),
+        ("pick-up", "MB-5"),
+        ("drop", "MB-5"),
+        ("absorb", "MB-5"),
+        ("power", "MB-5"),
+        ("leave", "MB-5"),
+        ("end-turn", "MB-2"),
+    ];
     type State = State;
     type Action = Action;
     type Setup = Setup;
@@ -90,6 +109,10 @@ impl Engine for Mythic {
 
     fn observe(&self, s: &State) -> Json {
         self.view(s)
+    }
+
+    fn progress(&self, s: &State, player: usize) -> i64 {
+        self.progress_of(s, player)
     }
 
     fn choice(&self, a: &Action) -> Action {

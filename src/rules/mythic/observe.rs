@@ -72,6 +72,32 @@ impl Mythic {
         Json::Object(o)
     }
 
+    /// Wounds dealt to other teams' units minus wounds taken, and omphalos absorbed.
+    pub(super) fn progress_of(&self, s: &State, player: usize) -> i64 {
+        let team = s.players[player].team;
+        let wounds: i64 = s
+            .units
+            .iter()
+            .enumerate()
+            .map(|(i, u)| {
+                let w = if u.alive() { i64::from(u.wounds) } else { 10 };
+                if self.team(s, i) == team { -w } else { w }
+            })
+            .sum();
+        let absorbed: i64 = s
+            .players
+            .iter()
+            .map(|p| {
+                if p.team == team {
+                    5 * i64::from(p.absorbed)
+                } else {
+                    -5 * i64::from(p.absorbed)
+                }
+            })
+            .sum();
+        wounds + absorbed
+    }
+
     /// The game's end, once reached.
     pub(super) fn end(&self, s: &State) -> Option<Ending> {
         let (team, reason) = s.winner?;

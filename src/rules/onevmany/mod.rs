@@ -48,6 +48,22 @@ pub struct OneVMany {
 impl Engine for OneVMany {
     const GAME: &'static str = GAME_ID;
     const TURN_RULE: &'static str = rule::TURN;
+    const ACTION_RULES: &'static [(&'static str, &'static str)] = &[
+        ("reveal", "OVM-2"),
+        ("deploy", "OVM-2"),
+        ("place", "OVM-2"),
+        ("move", "OVM-5"),
+        ("attack", "OVM-6"),
+        ("activate", "OVM-8"),
+        ("interact", "OVM-7"),
+        ("equip", "OVM-7"),
+        ("trigger", "OVM-7"),
+        ("reinforce", "OVM-8"),
+        ("draw-upgrades", "OVM-11"),
+        ("pair", "OVM-11"),
+        ("pick", "OVM-11"),
+        ("end-turn", "OVM-3"),
+    ];
     type State = State;
     type Action = Action;
     type Setup = Setup;
@@ -86,6 +102,10 @@ impl Engine for OneVMany {
 
     fn observe(&self, s: &State) -> Json {
         self.view(s)
+    }
+
+    fn progress(&self, s: &State, player: usize) -> i64 {
+        self.progress_of(s, player)
     }
 
     fn choice(&self, a: &Action) -> Action {

@@ -59,6 +59,21 @@ impl OneVMany {
         Json::Object(o)
     }
 
+    /// ONE: the MANY's health gone; MANY: the ONE's health gone.
+    pub(super) fn progress_of(&self, s: &State, player: usize) -> i64 {
+        let many: i64 = s
+            .tokens
+            .iter()
+            .filter(|t| !t.reserve && t.life > 0)
+            .map(|t| i64::from(t.life) + 1)
+            .sum();
+        if player as u8 == s.one_player {
+            -many
+        } else {
+            4 * -i64::from(s.one_life)
+        }
+    }
+
     /// The game's end, once reached.
     pub(super) fn end(&self, s: &State) -> Option<Ending> {
         let one = s.one_player as usize;

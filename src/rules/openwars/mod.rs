@@ -49,6 +49,18 @@ pub struct OpenWars {
 impl Engine for OpenWars {
     const GAME: &'static str = GAME_ID;
     const TURN_RULE: &'static str = rule::ORDER;
+    const ACTION_RULES: &'static [(&'static str, &'static str)] = &[
+        ("order-roll", "OW-1"),
+        ("collect", "OW-4"),
+        ("recruit", "OW-5"),
+        ("move", "OW-7"),
+        ("fight", "OW-10"),
+        ("attack", "OW-12"),
+        ("retreat", "OW-14"),
+        ("hold", "OW-10"),
+        ("cast", "OW-16"),
+        ("end-turn", "OW-2"),
+    ];
     type State = State;
     type Action = Action;
     type Setup = Setup;
@@ -87,6 +99,10 @@ impl Engine for OpenWars {
 
     fn observe(&self, s: &State) -> Json {
         self.view(s)
+    }
+
+    fn progress(&self, s: &State, player: usize) -> i64 {
+        self.progress_of(s, player)
     }
 
     fn choice(&self, a: &Action) -> Action {

@@ -70,6 +70,13 @@ impl OpenWars {
         Json::Object(o)
     }
 
+    /// Army value ahead of the opponent's (units lost count against), then gold and mana.
+    pub(super) fn progress_of(&self, s: &State, player: usize) -> i64 {
+        let p = player.min(1) as u8;
+        let army = |q: u8| i64::from(self.army_value(s, q));
+        4 * (army(p) - army(1 - p)) + i64::from(s.gold[usize::from(p)]) + i64::from(s.mana[usize::from(p)])
+    }
+
     /// The game's end, once reached.
     pub(super) fn end(&self, s: &State) -> Option<Ending> {
         s.result.map(|(w, reason)| Ending {

@@ -52,6 +52,17 @@ pub struct Unmatched {
 impl Engine for Unmatched {
     const GAME: &'static str = GAME_ID;
     const TURN_RULE: &'static str = rule::TEAMS;
+    const ACTION_RULES: &'static [(&'static str, &'static str)] = &[
+        ("gaze", "UM-10"),
+        ("maneuver", "UM-4"),
+        ("boost", "UM-5"),
+        ("move", "UM-5"),
+        ("scheme", "UM-6"),
+        ("attack", "UM-7"),
+        ("defend", "UM-8"),
+        ("discard", "UM-3"),
+        ("end-turn", "UM-2"),
+    ];
     type State = State;
     type Action = Action;
     type Setup = Setup;
@@ -90,6 +101,10 @@ impl Engine for Unmatched {
 
     fn observe(&self, s: &State) -> Json {
         self.view(s)
+    }
+
+    fn progress(&self, s: &State, player: usize) -> i64 {
+        self.progress_of(s, player)
     }
 
     fn choice(&self, a: &Action) -> Action {

@@ -63,6 +63,18 @@ impl Unmatched {
         Json::Object(o)
     }
 
+    /// Health on the player's team minus health on the others' (damage dealt counts double with damage taken).
+    pub(super) fn progress_of(&self, s: &State, player: usize) -> i64 {
+        let team = s.team_of(player as u8);
+        s.figs()
+            .iter()
+            .map(|f| {
+                let hp = i64::from(f.hp) + if f.is_hero { i64::from(f.hp) } else { 0 };
+                if s.team_of(f.owner) == team { hp } else { -hp }
+            })
+            .sum()
+    }
+
     /// The game's end, once reached.
     pub(super) fn end(&self, s: &State) -> Option<Ending> {
         let w = s.over?;

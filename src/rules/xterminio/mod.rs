@@ -53,6 +53,24 @@ pub struct Xterminio {
 impl Engine for Xterminio {
     const GAME: &'static str = GAME_ID;
     const TURN_RULE: &'static str = rule::TURN;
+    const ACTION_RULES: &'static [(&'static str, &'static str)] = &[
+        ("draw", "XT-4"),
+        ("deploy", "XT-7"),
+        ("equip", "XT-9"),
+        ("zone", "XT-4"),
+        ("move", "XT-7"),
+        ("power-up", "XT-10"),
+        ("fetch", "XT-10"),
+        ("discard-powered", "XT-10"),
+        ("attack", "XT-2"),
+        ("point-attack", "XT-2"),
+        ("camp", "XT-5"),
+        ("discard", "XT-4"),
+        ("play", "XT-12"),
+        ("ability", "XT-12"),
+        ("pass", "XT-4"),
+        ("end-turn", "XT-4"),
+    ];
     type State = State;
     type Action = Action;
     type Setup = Setup;
@@ -91,6 +109,10 @@ impl Engine for Xterminio {
 
     fn observe(&self, s: &State) -> Json {
         self.view(s)
+    }
+
+    fn progress(&self, s: &State, player: usize) -> i64 {
+        self.progress_of(s, player)
     }
 
     fn choice(&self, a: &Action) -> Action {

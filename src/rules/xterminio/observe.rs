@@ -83,6 +83,13 @@ impl Xterminio {
         })
     }
 
+    /// Score ahead of the opponent, then damage on the opponent's characters.
+    pub(super) fn progress_of(&self, s: &State, player: usize) -> i64 {
+        let damage = |side: &Side| -> i64 { side.battle.iter().flatten().map(|f| i64::from(f.damage)).sum() };
+        let (me, them) = (&s.p[player], &s.p[1 - player]);
+        10 * (i64::from(me.score) - i64::from(them.score)) + damage(them) - damage(me)
+    }
+
     /// The game's end, once reached.
     pub(super) fn end(&self, s: &State) -> Option<Ending> {
         s.winner.map(|w| Ending {

@@ -15,6 +15,12 @@ use indexmap::IndexMap;
 
 use crate::pack::yaml::{Node, Value};
 
+pub mod edit;
+pub mod po;
+
+pub use edit::{Edit, EditError, Style, locate, plan_edit, rewrite};
+pub use po::{PoEntry, PoProblem, duplicates, parse_po};
+
 /// One translatable text.
 #[derive(Clone, Debug)]
 pub struct Entry {
@@ -214,165 +220,6 @@ pub fn to_po(
     s
 }
 
-/// One entry read from a PO file.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct PoEntry {
-    pub context: String,
-    pub source: String,
-    pub translation: String,
-    pub fuzzy: bool,
-    pub line: usize,
-}
-
-fn po_unquote(s: &str) -> Option<String> {
-    let s = s.trim();
-    let inner = s.strip_prefix('"')?.strip_suffix('"')?;
-    let mut out = String::new();
-    let mut chars = inner.chars();
-    while let Some(c) = chars.next() {
-        if c == '\\' {
-            match chars.next()? {
-                'n' => out.push('\n'),
-                't' => out.push('\t'),
-                'r' => out.push('\r'),
-                other => out.push(other),
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    Some(out)
-}
-
-/// Reads a PO file: entries with their context, source, translation and
-/// fuzzy flag. The header entry (empty msgid) is skipped.
-pub fn parse_po(text: &str) -> Result<Vec<PoEntry>, String> {
-    let mut out = Vec::new();
-    let mut cur = PoEntry::default();
-    let mut field: Option<u8> = None;
-    let mut started = false;
-    let flush = |cur: &mut PoEntry, out: &mut Vec<PoEntry>, started: &mut bool| {
-        if *started && !cur.source.is_empty() {
-            out.push(std::mem::take(cur));
-        } else {
-            *cur = PoEntry::default();
-        }
-        *started = false;
-    };
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim_end();
-        if line.is_empty() {
-            flush(&mut cur, &mut out, &mut started);
-            field = None;
-            continue;
-        }
-        if let Some(flags) = line.strip_prefix("#,") {
-            cur.fuzzy |= flags.split(',').any(|f| f.trim() == "fuzzy");
-            continue;
-        }
-        if line.starts_with('#') {
-            continue;
-        }
-        let (key, rest) = match line.split_once(' ') {
-            Some((k, r)) if ["msgctxt", "msgid", "msgstr"].contains(&k) => (Some(k), r),
-            _ => (None, line),
-        };
-        let value = po_unquote(rest).ok_or_else(|| format!("line {}: expected a quoted string", n + 1))?;
-        match key {
-            Some("msgctxt") => {
-                if started && field == Some(2) {
-                    flush(&mut cur, &mut out, &mut started);
-                }
-                started = true;
-                cur.line = n + 1;
-                cur.context = value;
-                field = Some(0);
-            }
-            Some("msgid") => {
-                if started && field == Some(2) {
-                    flush(&mut cur, &mut out, &mut started);
-                }
-                if !started {
-                    cur.line = n + 1;
-                }
-                started = true;
-                cur.source = value;
-                field = Some(1);
-            }
-            Some("msgstr") => {
-                cur.translation = value;
-                field = Some(2);
-            }
-            _ => match field {
-                Some(0) => cur.context.push_str(&value),
-                Some(1) => cur.source.push_str(&value),
-                Some(2) => cur.translation.push_str(&value),
-                _ => return Err(format!("line {}: a string outside an entry", n + 1)),
-            },
-        }
-    }
-    flush(&mut cur, &mut out, &mut started);
-    Ok(out)
-}
-
-/// A YAML double-quoted scalar: the same escapes as PO strings.
-pub fn yaml_quote(s: &str) -> String {
-    quote(s)
-}
-
-/// Finds the node of a text by its path (the part of its id after `#`).
-pub fn locate<'a>(root: &'a Node, path: &str) -> Option<&'a Node> {
-    let mut node = root;
-    for seg in path.split('.').filter(|s| !s.is_empty()) {
-        node = match &node.value {
-            Value::Map(_) => node.get(seg)?,
-            Value::Seq(items) => items
-                .iter()
-                .find(|i| i.get("id").and_then(Node::as_str) == Some(seg))
-                .or_else(|| seg.parse::<usize>().ok().and_then(|i| items.get(i)))?,
-            _ => return None,
-        };
-    }
-    Some(node)
-}
-
-/// The edit that sets `locale` of the text map `node` in `source` to
-/// `translation`: (byte range to replace, replacement).
-pub fn edit_for(
-    node: &Node,
-    source: &str,
-    locale: &str,
-    translation: &str,
-) -> Option<(std::ops::Range<usize>, String)> {
-    let entries = node.as_map()?;
-    let quoted = yaml_quote(translation);
-    if let Some((_, v)) = entries.iter().find(|(k, _)| k.as_str() == Some(locale)) {
-        return Some((v.span.start..v.span.end, quoted));
-    }
-    let (first_key, _) = entries.first()?;
-    let (_, last) = entries.last()?;
-    let end = last.span.end;
-    let after = source[end..].trim_start_matches([' ', '\t']);
-    if after.starts_with('}') || after.starts_with(',') {
-        // Flow mapping: `{es: …}` → `{es: …, en: "…"}`.
-        Some((end..end, format!(", {locale}: {quoted}")))
-    } else {
-        // Block mapping: a new line at the keys' indentation.
-        let indent = " ".repeat(first_key.span.column.saturating_sub(1) as usize);
-        Some((end..end, format!("\n{indent}{locale}: {quoted}")))
-    }
-}
-
-/// Applies edits to a text, last first so earlier offsets stay valid.
-pub fn apply_edits(source: &str, mut edits: Vec<(std::ops::Range<usize>, String)>) -> String {
-    edits.sort_by_key(|(r, _)| std::cmp::Reverse(r.start));
-    let mut out = source.to_owned();
-    for (r, s) in edits {
-        out.replace_range(r, &s);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -430,27 +277,6 @@ mod tests {
         assert_eq!(
             (w[0].source.as_str(), w[0].translation.as_str()),
             ("two lines", "dos líneas")
-        );
-    }
-
-    #[test]
-    fn edits_replace_or_insert_translations() {
-        let src = "- id: a\n  name: {es: Uno, en: One}\n- id: b\n  name: {es: Dos}\n- id: c\n  name:\n    es: Tres\n";
-        let root = parse(src, FileId(0), &Limits::default()).unwrap();
-        let edits = vec![
-            edit_for(locate(&root, "a.name").unwrap(), src, "en", "First").unwrap(),
-            edit_for(locate(&root, "b.name").unwrap(), src, "en", "Two \"2\"").unwrap(),
-            edit_for(locate(&root, "c.name").unwrap(), src, "en", "Three").unwrap(),
-        ];
-        let out = apply_edits(src, edits);
-        assert_eq!(
-            out,
-            "- id: a\n  name: {es: Uno, en: \"First\"}\n- id: b\n  name: {es: Dos, en: \"Two \\\"2\\\"\"}\n- id: c\n  name:\n    es: Tres\n    en: \"Three\"\n"
-        );
-        let reparsed = parse(&out, FileId(0), &Limits::default()).unwrap();
-        assert_eq!(
-            locate(&reparsed, "b.name").unwrap().get("en").unwrap().as_str(),
-            Some("Two \"2\"")
         );
     }
 

@@ -4,6 +4,8 @@
 //! with tera, per locale, before layout; `check` renders every template in
 //! every locale so mistakes are caught with a location.
 
+pub mod guard;
+
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
 use tera::{Context, Kwargs, State, Tera};
@@ -22,12 +24,13 @@ pub fn context(c: &Component, locale: &str) -> Context {
     Context::from_serialize(&Value::Object(c.values(locale))).unwrap_or_default()
 }
 
-/// Renders one text; plain texts come back unchanged.
+/// Renders one text within the bounds of [`guard`]; plain texts come back unchanged.
 pub fn render(tera: &Tera, text: &str, ctx: &Context) -> Result<String, String> {
     if !is_template(text) {
         return Ok(text.to_owned());
     }
-    tera.render_str(text, ctx, false).map_err(|e| {
+    let prepared = guard::prepare(text)?;
+    guard::render(tera, &prepared, text, ctx).map_err(|e| {
         // tera's report names its one-off template; keep the useful lines.
         let mut msg = e.to_string();
         let mut source = std::error::Error::source(&e);
@@ -69,6 +72,7 @@ pub fn visit_texts(v: &FieldValue, f: &mut impl FnMut(&crate::model::Text)) {
 /// The tera instance used for data texts, without glossary or facts.
 pub fn engine() -> Tera {
     let mut tera = Tera::default();
+    guard::register(&mut tera);
     tera.register_filter("cap", cap);
     tera
 }

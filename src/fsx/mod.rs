@@ -1,4 +1,8 @@
-//! Atomic file writes: a failed run never leaves a half-written file.
+//! Files in and out: bounded, checked reading ([`read`]) and writes that a
+//! failed or killed run never leaves half done.
+
+pub mod read;
+pub mod txn;
 
 use std::fs;
 use std::io::{self, Write};
@@ -13,7 +17,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .unwrap_or(Path::new("."));
     fs::create_dir_all(dir)?;
     let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    // Named so that a later run's `txn::recover` removes it if this one is killed.
+    let tmp = dir.join(format!("{}tmp-{}-{name}", txn::PREFIX, std::process::id()));
     let result = (|| {
         let mut f = fs::File::create(&tmp)?;
         f.write_all(bytes)?;

@@ -21,6 +21,8 @@ pub const COUNT_COLUMN: &str = "count";
 
 /// Lines longer than this are written in block style.
 const LINE: usize = 110;
+/// Longest key written as `key: value` (YAML's limit for implicit keys is 1024).
+const MAX_IMPLICIT_KEY: usize = 1000;
 
 /// One component as written: its comment lines and its YAML mapping.
 #[derive(Clone, Debug, PartialEq)]
@@ -195,7 +197,7 @@ pub fn write_yaml(kind: &Kind, locales: &[String], file: &FileData, cells: &[Ori
                     out.push('\n');
                 } else {
                     out.push_str("# ");
-                    out.push_str(c);
+                    out.push_str(&comment_text(c));
                     out.push('\n');
                 }
             }
@@ -206,9 +208,18 @@ pub fn write_yaml(kind: &Kind, locales: &[String], file: &FileData, cells: &[Ori
             out.push_str(if j == 0 { "- " } else { "  " });
             let key_start = out.len();
             let key = scalar(k);
-            out.push_str(&key);
-            out.push(':');
-            value(v, 2, key.len() + 4, &mut out);
+            if key.chars().count() > MAX_IMPLICIT_KEY {
+                // YAML reads at most 1024 characters as an implicit key: a
+                // longer one (a stray header cell) is written explicitly.
+                out.push_str("? ");
+                out.push_str(&key);
+                out.push_str("\n  :");
+                value(v, 2, 4, &mut out);
+            } else {
+                out.push_str(&key);
+                out.push(':');
+                value(v, 2, key.len() + 4, &mut out);
+            }
             if let (Some(row), Some(cols)) = (
                 e.row,
                 cells
@@ -239,6 +250,20 @@ pub fn write_yaml(kind: &Kind, locales: &[String], file: &FileData, cells: &[Ori
         }
     }
     Written { text: out, origins }
+}
+
+/// A comment line as YAML allows it: characters YAML does not allow raw
+/// (control characters, a carriage return that would end the line) become U+FFFD.
+fn comment_text(c: &str) -> std::borrow::Cow<'_, str> {
+    let bad = |ch: char| (ch.is_control() && ch != '\t') || matches!(ch, '\u{feff}' | '\u{fffe}' | '\u{ffff}');
+    if c.chars().any(bad) {
+        c.chars()
+            .map(|ch| if bad(ch) { '\u{fffd}' } else { ch })
+            .collect::<String>()
+            .into()
+    } else {
+        c.into()
+    }
 }
 
 /// The top-level keys of a component in the canonical order (id, name,
@@ -531,83 +556,8 @@ pub fn write_csv(header: &[String], rows: &[Vec<String>]) -> Result<Vec<u8>, csv
 
 // ---------------------------------------------------------------- reading sheets
 
-/// A sheet read from CSV, XLSX or ODS: every cell as text.
-#[derive(Debug)]
-pub struct Sheet {
-    /// How locations name the sheet: `cards.csv` or `cards.xlsx: sheet Cards`.
-    pub label: String,
-    /// Rows with their 1-based row number; the first is the header.
-    pub rows: Vec<(usize, Vec<String>)>,
-}
-
-/// Reads a sheet. For workbooks, `name` picks the sheet; otherwise the one
-/// named like the kind (any case, singular or plural), else the first.
-pub fn read_sheet(path: &std::path::Path, name: Option<&str>, kind: &str) -> Result<Sheet, String> {
-    let file = path.file_name().unwrap_or_default().to_string_lossy().into_owned();
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or_default()
-        .to_ascii_lowercase();
-    if ext == "csv" {
-        let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-        let mut r = csv::ReaderBuilder::new()
-            .has_headers(false)
-            .flexible(true)
-            .from_reader(bytes.as_slice());
-        let mut rows = Vec::new();
-        for rec in r.records() {
-            let rec = rec.map_err(|e| format!("`{}` is not valid CSV: {e}", path.display()))?;
-            let line = rec.position().map_or(rows.len() + 1, |p| p.record() as usize + 1);
-            rows.push((line, rec.iter().map(str::to_owned).collect()));
-        }
-        return Ok(Sheet { label: file, rows });
-    }
-    use calamine::{Data, Reader, open_workbook_auto};
-    let mut wb = open_workbook_auto(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-    let names = wb.sheet_names().to_vec();
-    let chosen = match name {
-        Some(n) => names
-            .iter()
-            .find(|s| s.as_str() == n)
-            .cloned()
-            .ok_or_else(|| format!("`{}` has no sheet `{n}` (it has: {})", path.display(), names.join(", ")))?,
-        None => {
-            let k = kind.to_lowercase();
-            names
-                .iter()
-                .find(|s| {
-                    let s = s.to_lowercase();
-                    s == k || s == format!("{k}s")
-                })
-                .or(names.first())
-                .cloned()
-                .ok_or_else(|| format!("`{}` has no sheet", path.display()))?
-        }
-    };
-    let range = wb
-        .worksheet_range(&chosen)
-        .map_err(|e| format!("cannot read sheet `{chosen}` of `{}`: {e}", path.display()))?;
-    let (r0, c0) = range.start().map_or((0, 0), |(r, c)| (r as usize, c as usize));
-    let mut rows = Vec::new();
-    for (i, row) in range.rows().enumerate() {
-        let mut cells: Vec<String> = vec![String::new(); c0];
-        cells.extend(row.iter().map(|d| match d {
-            Data::Empty => String::new(),
-            Data::String(s) => s.clone(),
-            Data::Float(f) if f.fract() == 0.0 && f.abs() < 1e15 => format!("{}", *f as i64),
-            Data::Float(f) => f.to_string(),
-            Data::Int(i) => i.to_string(),
-            Data::Bool(b) => b.to_string(),
-            other => other.to_string(),
-        }));
-        rows.push((r0 + i + 1, cells));
-    }
-    Ok(Sheet {
-        label: format!("{file}: sheet {chosen}"),
-        rows,
-    })
-}
+mod read;
+pub use read::{MAX_CELL_BYTES, MAX_CELLS, MAX_COLUMNS, MAX_ROWS, ReadSheetError, Sheet, parse_sheet, read_sheet};
 
 /// A column letter: 0 → A, 26 → AA.
 pub fn column_letter(mut i: usize) -> String {

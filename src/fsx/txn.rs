@@ -1,0 +1,519 @@
+//! All-or-nothing writes.
+//!
+//! - [`FileTxn`]: replace and remove files under one folder (a pack's YAML
+//!   and lock files). Every new file is staged in a folder beside them; a
+//!   journal renamed into place is the commit point; the renames follow.
+//!   Killed before the journal, nothing changed; after it, the next run
+//!   finishes the renames ([`recover`]). Either way the staging folder is
+//!   gone once the next run starts.
+//! - [`DirSwap`]: build whole output folders (one per game) in a staging
+//!   folder and exchange each with the live one in a single atomic rename
+//!   (`renameat2(RENAME_EXCHANGE)` on Linux), so a reader or a killed build
+//!   sees each game's output entirely old or entirely new.
+//!
+//! Staging folders are named `.pnpkit-…` and hold a `lock` file that the
+//! running process keeps locked; a folder whose lock is free belongs to a
+//! process that died, and the next run recovers or removes it.
+
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// Prefix of every staging folder and temporary file pnpkit makes.
+pub const PREFIX: &str = ".pnpkit-";
+const LOCK: &str = "lock";
+const JOURNAL: &str = "journal";
+
+/// A fresh, locked staging folder `<root>/.pnpkit-<what>-<pid>-<n>`.
+fn staging(root: &Path, what: &str) -> io::Result<(PathBuf, File)> {
+    fs::create_dir_all(root)?;
+    let pid = std::process::id();
+    for n in 0..1000u32 {
+        let dir = root.join(format!("{PREFIX}{what}-{pid}-{n}"));
+        match fs::create_dir(&dir) {
+            Ok(()) => {
+                let lock = File::create(dir.join(LOCK))?;
+                lock.lock()?;
+                return Ok((dir, lock));
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(io::Error::other("no free name for a staging folder"))
+}
+
+/// Whether a staging folder's owner is gone (its lock can be taken).
+fn abandoned(dir: &Path) -> bool {
+    match File::open(dir.join(LOCK)) {
+        Ok(f) => f.try_lock().is_ok(),
+        // No lock file: killed while creating the folder.
+        Err(_) => true,
+    }
+}
+
+fn sync_dir(dir: &Path) {
+    // Makes renames durable; not every platform can open a folder.
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent)?;
+    }
+    let mut f = File::create(path)?;
+    f.write_all(bytes)?;
+    f.sync_all()
+}
+
+/// Finishes or removes what killed runs left in `root`: committed file
+/// transactions are completed, everything else staged is deleted, and so
+/// are the temporary files of [`super::write_atomic`]. Returns how many
+/// leftovers were handled.
+pub fn recover(root: &Path) -> io::Result<usize> {
+    recover_in(root, false)
+}
+
+/// [`recover`], also removing the `.<name>.<pid>.tmp` files that older
+/// versions left (only in output folders, where every file is pnpkit's).
+fn recover_in(root: &Path, legacy: bool) -> io::Result<usize> {
+    let Ok(entries) = fs::read_dir(root) else {
+        return Ok(0);
+    };
+    let mut n = 0;
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let path = e.path();
+        let is_dir = e.file_type().map(|t| t.is_dir()).unwrap_or(false);
+        if name.starts_with(PREFIX) && is_dir {
+            if !abandoned(&path) {
+                continue;
+            }
+            if path.join(JOURNAL).is_file() {
+                replay(root, &path)?;
+            }
+            fs::remove_dir_all(&path)?;
+            n += 1;
+        } else if !is_dir
+            && ((name.starts_with(PREFIX) && !writer_alive(&name)) || (legacy && is_legacy_temp_file(&name)))
+        {
+            fs::remove_file(&path)?;
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
+/// Whether the process that is writing `.pnpkit-tmp-<pid>-<name>` still runs
+/// (checked on Linux; elsewhere a temporary file is taken as abandoned).
+fn writer_alive(name: &str) -> bool {
+    let pid = name
+        .strip_prefix(PREFIX)
+        .and_then(|n| n.strip_prefix("tmp-"))
+        .and_then(|n| n.split_once('-'))
+        .map(|(pid, _)| pid);
+    match pid {
+        Some(pid) if cfg!(target_os = "linux") && !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()) => {
+            Path::new("/proc").join(pid).exists()
+        }
+        _ => false,
+    }
+}
+
+/// `.<name>.<pid>.tmp`: what `write_atomic` named its temporary files before.
+fn is_legacy_temp_file(name: &str) -> bool {
+    let Some(inner) = name.strip_prefix('.').and_then(|n| n.strip_suffix(".tmp")) else {
+        return false;
+    };
+    inner
+        .rsplit_once('.')
+        .is_some_and(|(_, pid)| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// [`recover`] in `root` and every folder below it (skipping staging folders).
+pub fn recover_tree(root: &Path) -> io::Result<usize> {
+    recover_tree_in(root, false)
+}
+
+fn recover_tree_in(root: &Path, legacy: bool) -> io::Result<usize> {
+    let mut n = recover_in(root, legacy)?;
+    if let Ok(entries) = fs::read_dir(root) {
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if e.file_type().map(|t| t.is_dir()).unwrap_or(false) && !name.starts_with(PREFIX) {
+                n += recover_tree_in(&e.path(), legacy)?;
+            }
+        }
+    }
+    Ok(n)
+}
+
+/// One step of a file transaction's journal.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+enum Op {
+    /// Move staged file `staged` (a name in the staging folder) to `target` (relative to the root).
+    Put { staged: String, target: PathBuf },
+    /// Remove `target` (relative to the root).
+    Remove { target: PathBuf },
+}
+
+fn replay(root: &Path, dir: &Path) -> io::Result<()> {
+    let journal = fs::read_to_string(dir.join(JOURNAL))?;
+    let ops: Vec<Op> = serde_json::from_str(&journal).map_err(io::Error::other)?;
+    apply(root, dir, &ops)
+}
+
+/// Carries out the journal; safe to repeat (a done step is skipped).
+fn apply(root: &Path, dir: &Path, ops: &[Op]) -> io::Result<()> {
+    for op in ops {
+        match op {
+            Op::Put { staged, target } => {
+                let from = dir.join(staged);
+                if from.exists() {
+                    let to = root.join(target);
+                    if let Some(p) = to.parent() {
+                        fs::create_dir_all(p)?;
+                    }
+                    fs::rename(&from, &to)?;
+                }
+            }
+            Op::Remove { target } => match fs::remove_file(root.join(target)) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+                _ => {}
+            },
+        }
+    }
+    let mut parents: Vec<PathBuf> = ops
+        .iter()
+        .filter_map(|op| match op {
+            Op::Put { target, .. } | Op::Remove { target } => root.join(target).parent().map(Path::to_path_buf),
+        })
+        .collect();
+    parents.sort();
+    parents.dedup();
+    for p in parents {
+        sync_dir(&p);
+    }
+    Ok(())
+}
+
+/// Replaces and removes files under one root, all or nothing.
+pub struct FileTxn {
+    root: PathBuf,
+    dir: PathBuf,
+    _lock: File,
+    ops: Vec<Op>,
+}
+
+impl FileTxn {
+    /// Starts a transaction under `root`, first recovering what killed runs left there.
+    pub fn begin(root: &Path) -> io::Result<FileTxn> {
+        recover_tree(root)?;
+        let (dir, lock) = staging(root, "txn")?;
+        Ok(FileTxn {
+            root: root.to_path_buf(),
+            dir,
+            _lock: lock,
+            ops: Vec::new(),
+        })
+    }
+
+    fn relative(&self, path: &Path) -> io::Result<PathBuf> {
+        path.strip_prefix(&self.root)
+            .map(Path::to_path_buf)
+            .map_err(|_| io::Error::other(format!("`{}` is outside `{}`", path.display(), self.root.display())))
+    }
+
+    /// Stages the new content of `path` (under the root).
+    pub fn put(&mut self, path: &Path, bytes: &[u8]) -> io::Result<()> {
+        let target = self.relative(path)?;
+        let staged = format!("{}", self.ops.len());
+        write_synced(&self.dir.join(&staged), bytes)?;
+        self.ops.push(Op::Put { staged, target });
+        Ok(())
+    }
+
+    /// Stages the removal of `path` (under the root).
+    pub fn remove(&mut self, path: &Path) -> io::Result<()> {
+        let target = self.relative(path)?;
+        self.ops.push(Op::Remove { target });
+        Ok(())
+    }
+
+    /// Commits: the journal is written and renamed into place (from then on
+    /// the change happens even if this process dies), then carried out.
+    pub fn commit(self) -> io::Result<()> {
+        self.commit_with(|_| {})
+    }
+
+    /// [`FileTxn::commit`] with a hook called between steps (for tests that
+    /// kill a run at every point): 0 before the journal, 1 after it, then
+    /// after each rename.
+    pub fn commit_with(self, mut at: impl FnMut(usize)) -> io::Result<()> {
+        let json = serde_json::to_string(&self.ops).map_err(io::Error::other)?;
+        at(0);
+        write_synced(&self.dir.join("journal.new"), json.as_bytes())?;
+        fs::rename(self.dir.join("journal.new"), self.dir.join(JOURNAL))?;
+        sync_dir(&self.dir);
+        at(1);
+        for (i, op) in self.ops.iter().enumerate() {
+            apply(&self.root, &self.dir, std::slice::from_ref(op))?;
+            at(i + 2);
+        }
+        fs::remove_dir_all(&self.dir)
+    }
+}
+
+impl Drop for FileTxn {
+    fn drop(&mut self) {
+        // Not committed (an error, a refusal): nothing staged is kept.
+        let _ = fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// A scratch folder beside the data (`<root>/.pnpkit-scratch-…`) for
+/// checking a changed copy of a pack before anything real is written.
+/// Removed when dropped; if the process is killed, by the next run's
+/// [`recover`].
+pub struct Scratch {
+    dir: PathBuf,
+    _lock: File,
+}
+
+impl Scratch {
+    pub fn begin(root: &Path) -> io::Result<Scratch> {
+        recover(root)?;
+        let (dir, lock) = staging(root, "scratch")?;
+        Ok(Scratch { dir, _lock: lock })
+    }
+
+    /// A scratch folder beside `root`, or in the temporary folder when
+    /// `root` cannot be written (a read-only data folder checked with
+    /// `import --check`); killed runs' leftovers are removed from both.
+    pub fn beside(root: &Path) -> io::Result<Scratch> {
+        Scratch::begin(root).or_else(|e| Scratch::begin(&std::env::temp_dir()).map_err(|_| e))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Copies the files of `from` into `to` as a check reads them: through
+/// [`super::read::read_bounded`] within `scope`. Files the reader refuses
+/// are left out (the real check reports them).
+pub fn copy_tree(from: &Path, to: &Path, scope: &super::read::Scope) -> io::Result<()> {
+    fs::create_dir_all(to)?;
+    for e in fs::read_dir(from)?.flatten() {
+        let path = e.path();
+        let name = e.file_name();
+        if name.to_string_lossy().starts_with(PREFIX) {
+            continue;
+        }
+        if path.is_dir() {
+            copy_tree(&path, &to.join(&name), scope)?;
+        } else {
+            match super::read::read_bounded(&path, super::read::max::TEMPLATE_FILE, scope) {
+                Ok(bytes) => fs::write(to.join(&name), bytes)?,
+                Err(super::read::ReadError::Refused(_)) => {}
+                Err(super::read::ReadError::Io(e)) => return Err(e),
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Output folders built aside and swapped in whole.
+pub struct DirSwap {
+    out: PathBuf,
+    dir: PathBuf,
+    _lock: File,
+}
+
+impl DirSwap {
+    /// Starts staging output under `out`, first removing what killed runs left there.
+    pub fn begin(out: &Path) -> io::Result<DirSwap> {
+        recover_tree_in(out, true)?;
+        let (dir, lock) = staging(out, "stage")?;
+        Ok(DirSwap {
+            out: out.to_path_buf(),
+            dir,
+            _lock: lock,
+        })
+    }
+
+    /// Stages a file at `rel` (relative to the output folder, starting with
+    /// the game's folder: `openwars/es/openwars-cards-a4.pdf`).
+    pub fn write(&self, rel: &Path, bytes: &[u8]) -> io::Result<()> {
+        if rel.is_absolute() || rel.components().any(|c| !matches!(c, std::path::Component::Normal(_))) {
+            return Err(io::Error::other(format!(
+                "`{}` is not a path inside the output",
+                rel.display()
+            )));
+        }
+        write_synced(&self.dir.join(rel), bytes)
+    }
+
+    /// Swaps each staged game folder in. What the live folder holds and this
+    /// run did not write at its top level (other locales, `export/`, `i18n/`)
+    /// is carried over first, by hard link (or copy), so only what was
+    /// rebuilt changes. Returns the games swapped.
+    pub fn commit(self) -> io::Result<Vec<String>> {
+        self.commit_with(|_| {})
+    }
+
+    /// [`DirSwap::commit`] with a hook called before each game's swap (for tests).
+    pub fn commit_with(self, mut before_swap: impl FnMut(&str)) -> io::Result<Vec<String>> {
+        let mut games: Vec<String> = fs::read_dir(&self.dir)?
+            .flatten()
+            .filter(|e| e.file_type().map(|t| t.is_dir()).unwrap_or(false))
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        games.sort();
+        for game in &games {
+            let staged = self.dir.join(game);
+            let live = self.out.join(game);
+            if live.is_dir() {
+                for e in fs::read_dir(&live)?.flatten() {
+                    let name = e.file_name();
+                    if name.to_string_lossy().starts_with(PREFIX) || staged.join(&name).exists() {
+                        continue;
+                    }
+                    link_tree(&e.path(), &staged.join(&name))?;
+                }
+            }
+            sync_dir(&staged);
+            before_swap(game);
+            if live.exists() {
+                exchange(&staged, &live)?;
+            } else {
+                fs::rename(&staged, &live)?;
+            }
+            sync_dir(&self.out);
+            // `staged` now holds the previous output.
+            let _ = fs::remove_dir_all(&staged);
+        }
+        fs::remove_dir_all(&self.dir)?;
+        Ok(games)
+    }
+}
+
+impl Drop for DirSwap {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Recreates `from` at `to` with hard links to its files (copies where
+/// links are not possible).
+fn link_tree(from: &Path, to: &Path) -> io::Result<()> {
+    let meta = fs::symlink_metadata(from)?;
+    if meta.is_dir() {
+        fs::create_dir_all(to)?;
+        for e in fs::read_dir(from)?.flatten() {
+            link_tree(&e.path(), &to.join(e.file_name()))?;
+        }
+        Ok(())
+    } else if meta.is_file() {
+        fs::hard_link(from, to).or_else(|_| fs::copy(from, to).map(|_| ()))
+    } else {
+        // Links and special files are not output pnpkit wrote: left behind.
+        Ok(())
+    }
+}
+
+/// Swaps two paths in one step.
+#[cfg(any(target_os = "linux", target_os = "android", target_os = "macos", target_os = "ios"))]
+fn exchange(a: &Path, b: &Path) -> io::Result<()> {
+    use rustix::fs::{CWD, RenameFlags, renameat_with};
+    renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE).map_err(io::Error::from)
+}
+
+/// Without an atomic exchange: the old folder moves aside, the new one in.
+#[cfg(not(any(target_os = "linux", target_os = "android", target_os = "macos", target_os = "ios")))]
+fn exchange(a: &Path, b: &Path) -> io::Result<()> {
+    let aside = a.with_extension("old");
+    fs::rename(b, &aside)?;
+    fs::rename(a, b)?;
+    fs::rename(&aside, a)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(p: &Path) -> String {
+        fs::read_to_string(p).unwrap_or_else(|_| "<none>".into())
+    }
+
+    #[test]
+    fn a_file_transaction_replaces_and_removes_together() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::write(root.join("a.yaml"), "old a").unwrap();
+        fs::write(root.join("b.yaml"), "old b").unwrap();
+        let mut t = FileTxn::begin(root).unwrap();
+        t.put(&root.join("a.yaml"), b"new a").unwrap();
+        t.put(&root.join("sub/c.yaml"), b"new c").unwrap();
+        t.remove(&root.join("b.yaml")).unwrap();
+        // Nothing visible before the commit.
+        assert_eq!(read(&root.join("a.yaml")), "old a");
+        t.commit().unwrap();
+        assert_eq!(read(&root.join("a.yaml")), "new a");
+        assert_eq!(read(&root.join("sub/c.yaml")), "new c");
+        assert!(!root.join("b.yaml").exists());
+        let names: Vec<_> = fs::read_dir(root).unwrap().flatten().map(|e| e.file_name()).collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+    }
+
+    #[test]
+    fn a_dropped_transaction_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut t = FileTxn::begin(dir.path()).unwrap();
+        t.put(&dir.path().join("a"), b"x").unwrap();
+        drop(t);
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn legacy_temp_file_names() {
+        assert!(is_legacy_temp_file(".cards.yaml.1234.tmp"));
+        assert!(!is_legacy_temp_file(".gitignore"));
+        assert!(!is_legacy_temp_file("notes.tmp"));
+        assert!(!is_legacy_temp_file(".notes.draft.tmp"));
+    }
+
+    #[test]
+    fn a_swap_carries_over_what_it_did_not_rebuild() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path();
+        fs::create_dir_all(out.join("g/es")).unwrap();
+        fs::create_dir_all(out.join("g/i18n")).unwrap();
+        fs::write(out.join("g/es/old.pdf"), "old").unwrap();
+        fs::write(out.join("g/i18n/en.po"), "po").unwrap();
+        fs::write(out.join("g/.kit.pdf.99.tmp"), "stale").unwrap();
+        let s = DirSwap::begin(out).unwrap();
+        assert!(
+            !out.join("g/.kit.pdf.99.tmp").exists(),
+            "stale temporary files go at the start"
+        );
+        s.write(Path::new("g/es/new.pdf"), b"new").unwrap();
+        s.write(Path::new("g/index.html"), b"html").unwrap();
+        assert!(s.write(Path::new("../x"), b"no").is_err());
+        assert_eq!(s.commit().unwrap(), ["g"]);
+        assert_eq!(read(&out.join("g/es/new.pdf")), "new");
+        assert!(!out.join("g/es/old.pdf").exists(), "a rebuilt folder is replaced whole");
+        assert_eq!(read(&out.join("g/i18n/en.po")), "po");
+        assert_eq!(read(&out.join("g/index.html")), "html");
+        let names: Vec<_> = fs::read_dir(out).unwrap().flatten().map(|e| e.file_name()).collect();
+        assert_eq!(names, ["g"]);
+    }
+}
