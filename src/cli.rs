@@ -427,6 +427,11 @@ pub struct CheckArgs {
     /// that does not fit its box (W042) and characters no font can draw (W051), as `build` does.
     #[arg(long)]
     pub layout: bool,
+
+    /// Also report, per game, how many card effects the rules engine checks and list each one it
+    /// cannot check with the pack's reason.
+    #[arg(long)]
+    pub effects: bool,
 }
 
 /// Which games and locales a rendering command covers, and where it writes.

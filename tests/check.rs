@@ -165,3 +165,32 @@ fn every_code_is_documented() {
         );
     }
 }
+
+#[test]
+fn effect_coverage_counts_checked_and_lists_unchecked_effects() {
+    let report = run_case(&fixtures().join("effects"));
+    assert!(report.diagnostics.items.is_empty(), "{}", human(&report, false, None));
+    let cov = pnpkit::check::coverage::coverage(&report.games, &report.sources);
+    assert_eq!((cov.effects(), cov.checked()), (3, 2));
+    insta::assert_snapshot!("effect-coverage", cov.human());
+}
+
+/// Issue 13: at least 95% of the shipped effects are checked by the engines,
+/// and every one that is not says why.
+#[test]
+fn shipped_effects_are_at_least_95_percent_machine_checked() {
+    let report = run_case(&Path::new(env!("CARGO_MANIFEST_DIR")).join("data"));
+    let cov = pnpkit::check::coverage::coverage(&report.games, &report.sources);
+    for g in &cov.games {
+        assert!(g.effects > 0, "{} has no structured effects", g.game);
+        for u in &g.unchecked {
+            assert!(
+                u.reason.split_whitespace().count() >= 4,
+                "{}: reason too short: {}",
+                u.id,
+                u.reason
+            );
+        }
+    }
+    assert!(cov.percent() >= 95.0, "{}", cov.human());
+}

@@ -4,6 +4,7 @@
 //! counts are checked once every component is known.
 
 pub mod assets;
+pub mod coverage;
 pub mod effects;
 pub mod value;
 

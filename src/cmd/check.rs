@@ -5,6 +5,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::{Fatal, Outcome, Progress, Status, project_shared, render_each, use_color};
+use crate::check::coverage::{Coverage, coverage};
 use crate::check::{Report, check};
 use crate::cli::{CheckArgs, Cli, Format};
 use crate::diag::{Diagnostic, JsonDiagnostic, Severity, SourceMap, render_human, to_json};
@@ -47,6 +48,9 @@ pub fn run(cli: &Cli, args: &CheckArgs, progress: &dyn Progress) -> Result<Outco
             let color = use_color(cli.color);
             let mut out = render_each(layout_items, Format::Human, color);
             out.push_str(&human(&report, color, Some(seconds)));
+            if args.effects {
+                out.push_str(&coverage(&report.games, &report.sources).human());
+            }
             if let Some((files, _)) = &laid {
                 out.push_str(&format!(
                     "laid out {files} file{}: {layout_errors} error{}, {layout_warnings} warning{}\n",
@@ -57,7 +61,11 @@ pub fn run(cli: &Cli, args: &CheckArgs, progress: &dyn Progress) -> Result<Outco
             }
             out
         }
-        Format::Json => json_with(&report, layout_items),
+        Format::Json => json_with(
+            &report,
+            layout_items,
+            args.effects.then(|| coverage(&report.games, &report.sources)),
+        ),
     };
     Ok(Outcome {
         stdout,
@@ -97,6 +105,8 @@ fn plural(n: usize) -> &'static str {
 struct JsonReport {
     diagnostics: Vec<JsonDiagnostic>,
     summary: Summary,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    effects: Option<Coverage>,
 }
 
 #[derive(Serialize)]
@@ -109,11 +119,11 @@ struct Summary {
 }
 
 pub fn json(report: &Report) -> String {
-    json_with(report, &[])
+    json_with(report, &[], None)
 }
 
 /// The JSON report with the diagnostics of a layout after the pack's.
-fn json_with(report: &Report, layout: &[(Diagnostic, SourceMap)]) -> String {
+fn json_with(report: &Report, layout: &[(Diagnostic, SourceMap)], effects: Option<Coverage>) -> String {
     let extra_errors = layout.iter().filter(|(d, _)| d.severity == Severity::Error).count();
     let r = JsonReport {
         diagnostics: report
@@ -130,6 +140,7 @@ fn json_with(report: &Report, layout: &[(Diagnostic, SourceMap)]) -> String {
             errors: report.diagnostics.errors() + extra_errors,
             warnings: report.diagnostics.warnings() + layout.len() - extra_errors,
         },
+        effects,
     };
     let mut s = serde_json::to_string_pretty(&r).unwrap_or_default();
     s.push('\n');

@@ -92,7 +92,7 @@ pub enum ArgSpec {
 
 /// A structured effect: one or more clauses, each a complete rule of what
 /// the card does.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct Effect {
     pub clauses: Vec<Clause>,
     /// Why an engine cannot check this effect (it stays trusted), if so.
@@ -143,7 +143,7 @@ impl Effect {
 
 /// One clause: when, at what cost and under which conditions, what happens
 /// to whom, and for how long.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct Clause {
     pub when: String,
     /// Applies by itself (a continuous modifier, a triggered outcome with
@@ -175,7 +175,7 @@ pub struct Limit {
 }
 
 /// A condition and its argument.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Cond {
     pub name: String,
     pub arg: Arg,
@@ -219,7 +219,7 @@ impl Arg {
 }
 
 /// Who an outcome lands on.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Target {
     pub who: String,
     #[serde(rename = "where", skip_serializing_if = "Vec::is_empty")]
@@ -240,7 +240,7 @@ pub enum Count {
 }
 
 /// A bounded outcome.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Outcome {
     pub name: String,
     pub amount: Amount,
@@ -320,4 +320,25 @@ fn show_cond(c: &Cond) -> String {
             v.iter().map(i64::to_string).collect::<Vec<_>>().join("|")
         ),
     }
+}
+
+/// Equality of values, not of where they were written: an effect moved to
+/// another line (a regenerated file, a revision with a line added above) is
+/// the same effect.
+macro_rules! eq_without_span {
+    ($($ty:ident { $($field:ident),* }),* $(,)?) => {
+        $(impl PartialEq for $ty {
+            fn eq(&self, other: &Self) -> bool {
+                $(self.$field == other.$field)&&*
+            }
+        })*
+    };
+}
+
+eq_without_span! {
+    Effect { clauses, unchecked },
+    Clause { when, auto, optional, limit, cost, conditions, target, outcomes, until },
+    Cond { name, arg },
+    Target { who, conditions, count },
+    Outcome { name, amount },
 }

@@ -4,8 +4,8 @@
 pub mod assets;
 pub mod construction;
 pub mod decl;
-pub mod effects;
 pub mod draw;
+pub mod effects;
 pub mod git;
 pub mod plain_yaml;
 pub mod reader;
