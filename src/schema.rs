@@ -236,12 +236,14 @@ pub fn game_schema() -> Value {
                 "description": "Deck and army construction rules checked by `pnpkit deck` (docs/decks.md).",
                 "required": ["kinds", "rules"],
                 "properties": {
-                    "noun": {"enum": ["deck", "army", "lineup"]},
+                    "noun": {"description": "What a list is called (`deck`, `army`), once or per locale.", "type": ["string", "object"]},
                     "kinds": {"type": "array", "items": {"type": "string"}},
                     "header": {"type": "object", "additionalProperties": {"type": "object"}},
                     "modes": {"type": "string"},
-                    "roles": {"type": "array", "items": {"type": "string"}},
-                    "rules": {"type": "array", "items": {"type": "object", "required": ["id", "label"]}}
+                    "roles": {"type": "array", "items": {"type": ["string", "object"]}},
+                    "rules": {"type": "array", "items": {"type": "object", "required": ["id"]}},
+                    "draw": {"type": "object", "description": "How a list becomes draw piles (`deck --odds`, docs/decks.md)."},
+                    "pool": {"enum": ["own", "shared"], "description": "`shared`: players draft from one box, so what the others took cannot be bought (default `own`)."}
                 },
                 "additionalProperties": false
             },

@@ -911,3 +911,43 @@ proptest! {
         prop_assert_eq!(report.hash, base.hash);
     }
 }
+
+/// Mythic players draft from one box (`pool: shared`): "points spent exactly
+/// unless nothing more can be bought" (MB-D3) must not count a unit another
+/// player already took as affordable (a legal three-player draft was refused).
+#[test]
+fn a_shared_pool_leaves_out_what_the_other_players_took() {
+    let g = game("mythic");
+    let c = g.construction.as_ref().unwrap();
+    assert!(c.shared_pool);
+    let mut deck = Deck::default();
+    for (kind, id) in [
+        ("character", "ares"),
+        ("character", "odysseus"),
+        ("character", "leonidas"),
+        ("character", "minotaur"),
+        ("troop", "hoplites"),
+        ("troop", "spartans"),
+    ] {
+        deck.add(kind, id, 1, Default::default(), None);
+    }
+    let rules = |ctx: &Context| -> Vec<String> {
+        validate(g, c, &deck, ctx)
+            .violations
+            .iter()
+            .flat_map(|v| v.rules.clone())
+            .collect()
+    };
+    // 11 of 12 points: four troops of 1 point are still in the box.
+    let mut ctx = Context {
+        mode: Some("duel".into()),
+        ..Context::default()
+    };
+    assert_eq!(rules(&ctx), ["MB-D3"]);
+    for id in ["amazons", "hell-hounds", "hell-warriors"] {
+        ctx.taken.insert(id.into(), 1);
+    }
+    assert_eq!(rules(&ctx), ["MB-D3"], "the centaurs are still there");
+    ctx.taken.insert("centaurs".into(), 1);
+    assert!(rules(&ctx).is_empty(), "nothing left to buy: {:?}", rules(&ctx));
+}

@@ -86,6 +86,7 @@ fn context(game: &Game, args: &DeckArgs) -> Result<Context, Fatal> {
         role: args.role.clone(),
         params,
         locale: args.locale.clone(),
+        taken: Default::default(),
     })
 }
 

@@ -165,6 +165,9 @@ fn check_decks(
     };
     let mode = log.header.get("mode").and_then(Json::as_str).map(str::to_string);
     let mut ok = true;
+    // Every list is read first: with a shared pool, what the others took is
+    // gone when one player's spending is judged.
+    let mut read = Vec::new();
     for (i, player) in log.players.iter().enumerate() {
         let Some(node) = &player.deck else { continue };
         let mut diags = Vec::new();
@@ -193,6 +196,21 @@ fn check_decks(
                 deck
             }
         };
+        read.push((i, node.clone(), deck, diags));
+    }
+    for (i, node, deck, mut diags) in read.iter().cloned() {
+        let player = &log.players[i];
+        let taken = if c.shared_pool {
+            let mut taken = indexmap::IndexMap::new();
+            for (_, _, other, _) in read.iter().filter(|(j, ..)| *j != i) {
+                for (id, n) in other.copies() {
+                    *taken.entry(id).or_insert(0) += n;
+                }
+            }
+            taken
+        } else {
+            indexmap::IndexMap::new()
+        };
         let fields = log
             .header
             .get("players")
@@ -217,6 +235,7 @@ fn check_decks(
                 .map(str::to_string),
             params,
             locale: None,
+            taken,
         };
         let verdict = crate::deck::validate(game, c, &deck, &ctx);
         for p in &verdict.problems {

@@ -21,6 +21,9 @@ pub struct Context {
     pub params: IndexMap<String, String>,
     /// The language of messages; `None`: the list's own, else English.
     pub locale: Option<String>,
+    /// Components the other players of the game took, by id, with copies:
+    /// with a shared pool (`pool: shared`) they cannot be bought.
+    pub taken: IndexMap<String, u32>,
 }
 
 /// A broken construction rule.
@@ -307,7 +310,7 @@ pub fn validate(game: &Game, c: &Construction, deck: &Deck, ctx: &Context) -> Ve
         if !applies(rule, r.mode, role.as_deref()) {
             continue;
         }
-        match check_group(rule, &cards, &r, c) {
+        match check_group(rule, &cards, &r, c, ctx) {
             Outcome::Ok => {}
             Outcome::Skipped(why) => skipped.push(format!("{} ({why})", rule.id)),
             Outcome::Broken(v) => violations.extend(v),
@@ -516,7 +519,13 @@ fn groups<'e>(per: Option<&str>, filter: &Filter, cards: &[(&'e Entry, &'e Compo
     out
 }
 
-fn check_group(rule: &DeckRule, cards: &[(&Entry, &Component)], r: &Resolved, c: &Construction) -> Outcome {
+fn check_group(
+    rule: &DeckRule,
+    cards: &[(&Entry, &Component)],
+    r: &Resolved,
+    c: &Construction,
+    ctx: &Context,
+) -> Outcome {
     let lang = r.lang;
     let label = rule.label.get(&r.locale).to_string();
     let noun = c.noun.get(&r.locale).to_string();
@@ -669,7 +678,7 @@ fn check_group(rule: &DeckRule, cards: &[(&Entry, &Component)], r: &Resolved, c:
             }
             // Under budget: legal only if nothing affordable is left to buy.
             let left = budget_n - spent;
-            let affordable = affordable(rule, field, left, cards, r, c);
+            let affordable = affordable(rule, field, left, cards, r, c, ctx);
             if affordable.is_empty() {
                 return Outcome::Ok;
             }
@@ -908,6 +917,7 @@ fn affordable(
     cards: &[(&Entry, &Component)],
     r: &Resolved,
     c: &Construction,
+    ctx: &Context,
 ) -> Vec<String> {
     let mut out = Vec::new();
     for kind in &c.kinds {
@@ -926,13 +936,17 @@ fn affordable(
                 .filter(|(_, x)| x.id == comp.id)
                 .map(|(e, _)| i64::from(e.count))
                 .sum::<i64>();
+            // From a shared box, the copies the other players took are gone.
+            let gone = c.shared_pool
+                && have + i64::from(ctx.taken.get(&comp.id).copied().unwrap_or(0)) >= i64::from(comp.copies);
             // Would one more copy break a copy rule?
-            let blocked = c.rules.iter().any(|cr| match &cr.check {
-                Check::Copies(b) if cr.filter.matches(comp) => {
-                    matches!(compare(have + 1, b, r, Some(comp)), Ok(Some(_)))
-                }
-                _ => false,
-            });
+            let blocked = gone
+                || c.rules.iter().any(|cr| match &cr.check {
+                    Check::Copies(b) if cr.filter.matches(comp) => {
+                        matches!(compare(have + 1, b, r, Some(comp)), Ok(Some(_)))
+                    }
+                    _ => false,
+                });
             if !blocked {
                 out.push(r.lang.cost(&name(comp, &r.locale), cost));
             }

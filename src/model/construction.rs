@@ -25,6 +25,10 @@ pub struct Construction {
     pub rules: Vec<DeckRule>,
     /// How a list becomes draw piles and how players draw (`deck --odds`).
     pub draw: Option<DrawRules>,
+    /// `pool: shared`: every player drafts from one box (a component exists
+    /// `copies` times in all), so what the other players of a game took
+    /// cannot be bought; `own` (the default): each player has a whole box.
+    pub shared_pool: bool,
     #[serde(skip)]
     pub span: Span,
 }

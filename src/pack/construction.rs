@@ -10,7 +10,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::model::construction::{Amount, Bound, Check, Construction, DeckRule, Filter, HeaderField, HeaderType, Role};
 use crate::model::{FieldType, Kind, Text};
 
-const KEYS: &[&str] = &["noun", "kinds", "header", "modes", "roles", "rules", "draw"];
+const KEYS: &[&str] = &["noun", "kinds", "header", "modes", "roles", "rules", "draw", "pool"];
 const CHECKS: &[&str] = &[
     "count", "distinct", "sum", "spend", "copies", "requires", "belongs", "matches", "reserve",
 ];
@@ -137,6 +137,21 @@ pub fn read_construction(
     let draw = m
         .take("draw")
         .and_then(|n| super::draw::read_draw(n, &ctx, locales, diags));
+    let shared_pool = m
+        .take("pool")
+        .and_then(|n| match read_str(n, "`pool`", diags)? {
+            "shared" => Some(true),
+            "own" => Some(false),
+            other => {
+                diags.push(bad(
+                    n,
+                    format!("`pool: {other}` is not a pool"),
+                    "`own` (each player has a whole box, the default) or `shared` (players draft from one box)",
+                ));
+                None
+            }
+        })
+        .unwrap_or(false);
     m.finish(KEYS, diags);
     Some(Construction {
         noun,
@@ -146,6 +161,7 @@ pub fn read_construction(
         roles,
         rules,
         draw,
+        shared_pool,
         span: node.span,
     })
 }
