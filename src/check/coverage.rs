@@ -4,8 +4,8 @@
 //! reason: `check` already refuses a checked effect that uses a word its
 //! game's engine does not interpret (`engine-data`), so every effect counted
 //! here as checked is compiled into the engine's own words and applied or
-//! validated when a log is replayed. An unchecked effect keeps what it can
-//! (its timing and limit) and its recorded outcome is trusted.
+//! validated when a log is replayed. An unchecked effect is trusted: what a
+//! log records for it is accepted as written.
 
 use serde::Serialize;
 

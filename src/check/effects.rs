@@ -50,7 +50,10 @@ fn walk(
         match (&spec.ty, v) {
             (FieldType::Effect { text: Some(t) }, FieldValue::Effect(e)) => {
                 if let Some(FieldValue::Text(text)) = values.get(t) {
-                    compare(c, t, c.span_of(top.unwrap_or(t)), text, e, diags);
+                    // Inside a record only the effect knows where it is: point
+                    // at it rather than at the record's first line.
+                    let span = if top.is_some() { e.span } else { c.span_of(t) };
+                    compare(c, t, span, text, e, diags);
                 }
             }
             (FieldType::Record { fields }, FieldValue::Record(r)) => walk(c, fields, r, Some(here), diags),

@@ -344,7 +344,16 @@ impl OneVMany {
             )));
         }
         let (d, owner) = self.source_def(s, src);
-        let Some(card) = d else { return Ok(()) };
+        // A card without an effect of its own (Traps only lays obstacles
+        // through its equipment action) brings nothing from the reserve.
+        let Some(card) = d else {
+            return Err(v(
+                src.rule(),
+                format!("`{by}` has no effect that brings MANY tokens from the reserve"),
+            )
+            .expected("a card in force whose effect gives `reinforce`")
+            .found(by));
+        };
         let mut ctx = Ctx::new(self, &self.moments(s));
         ctx.unit = Some(ty);
         let x = Src { card, owner, at: None };
