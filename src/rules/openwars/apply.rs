@@ -59,7 +59,13 @@ impl OpenWars {
                 let mv = self.unit(u).movement;
                 self.add_tokens(&mut s, p, u, c, *tokens, &[mv; 4]);
             }
-            Action::Move { unit, from, to, tokens } => {
+            Action::Move {
+                unit,
+                from,
+                to,
+                tokens,
+                roll,
+            } => {
                 let m = self.map(&s);
                 let (Some(u), Some(f), Some(t)) = (self.t.unit_ix.get(unit.as_str()), m.cell(from), m.cell(to)) else {
                     return s;
@@ -82,9 +88,17 @@ impl OpenWars {
                 {
                     s.stacks[j].mp = [0; 4];
                 }
+                // A feature whose die the entering stack rolled.
+                if !roll.is_empty() {
+                    let k = super::effects::key(p, u, t);
+                    let changes = self.fire_dice(&s, When::OnEnter, t, Some(k), roll, vec![(k, roll[0])]);
+                    let lost: Vec<_> = changes.into_iter().filter(|c| c.2.out == Out::LoseToken).collect();
+                    self.apply_changes(&mut s, &lost);
+                }
             }
-            Action::Fight { at } => {
+            Action::Fight { at, rolls } => {
                 let Some(c) = self.map(&s).cell(at) else { return s };
+                self.start_fight_features(&mut s, c, rolls);
                 let ranged = self.ranged_pending(&s) & bit(c) != 0 && self.contested_pending(&s) & bit(c) == 0;
                 if !ranged {
                     s.contested_started = true;
@@ -99,6 +113,8 @@ impl OpenWars {
                     round: 1,
                     attacked: false,
                 });
+                // A feature may have left one side (or nobody) here.
+                self.advance_fight(&mut s);
             }
             Action::Attack {
                 unit,
@@ -126,6 +142,9 @@ impl OpenWars {
                 from,
                 at,
                 target,
+                roll,
+                rolls,
+                cancels,
                 ..
             } => {
                 let m = self.map(&s);
@@ -140,7 +159,11 @@ impl OpenWars {
                     s.mana[usize::from(p)] = s.mana[usize::from(p)].saturating_sub(cost);
                     if let Some(d) = self.t.fx.spells[usize::from(sp)] {
                         let tu = target.as_deref().and_then(|id| self.t.unit_ix.get(id));
-                        self.cast_apply(&mut s, d, p, f, t, tu);
+                        let dice = self.cast_dice(&s, d, p, f, t, roll, rolls).unwrap_or_default();
+                        self.cast_apply(&mut s, d, p, f, t, tu, roll, dice);
+                    }
+                    if let Some(id) = cancels {
+                        self.cancel(&mut s, id);
                     }
                 }
             }
@@ -148,6 +171,7 @@ impl OpenWars {
         if s.fight.is_none() {
             s.lasting.retain(|l| l.until != super::effects::Until::ThisCombat);
         }
+        self.note_holders(&mut s);
         s
     }
 
@@ -320,6 +344,8 @@ impl OpenWars {
                     retreated: false,
                     fought: false,
                     acted: false,
+                    scored: false,
+                    wounded: false,
                 });
                 s.stacks.len() - 1
             }

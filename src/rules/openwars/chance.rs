@@ -25,7 +25,23 @@ impl OpenWars {
                 casualties.clear();
             }
             Action::Retreat { tie, .. } | Action::Hold { tie, .. } => tie.clear(),
-            Action::Cast { effect, .. } => *effect = None,
+            Action::Cast {
+                effect,
+                roll,
+                rolls,
+                attack,
+                ..
+            } => {
+                *effect = None;
+                roll.clear();
+                rolls.clear();
+                if let Some(a) = attack {
+                    a.roll.clear();
+                    a.casualties.clear();
+                }
+            }
+            Action::Move { roll, .. } => roll.clear(),
+            Action::Fight { rolls, .. } => rolls.clear(),
             _ => {}
         }
         c
@@ -112,7 +128,7 @@ impl OpenWars {
             Action::Retreat { unit, tie, .. } | Action::Hold { unit, tie } => {
                 *tie = tie_for(s, unit, rng);
             }
-            _ => {}
+            _ => self.roll_effects(s, a, rng),
         }
     }
 

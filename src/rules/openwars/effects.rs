@@ -88,6 +88,19 @@ pub enum Cond {
     Adjacent,
     SameLocation,
     CostAtMost(u8),
+    /// The die recorded for the target (or the cast) shows one of these
+    /// faces (bit n = face n).
+    Roll(u8),
+    /// The target's player held the location before the combat began.
+    HeldBefore,
+    /// The cast's hits destroy the target stack.
+    Destroys,
+    /// The target stack has more than one token.
+    NotLast,
+    /// The target stack scored a hit this turn.
+    Scored,
+    /// The target stack lost a token in combat this turn.
+    Wounded,
 }
 
 #[derive(Clone, Debug)]
@@ -120,6 +133,12 @@ impl Vocab for Owv {
             ("adjacent", Arg::None) => Cond::Adjacent,
             ("same-location", Arg::None) => Cond::SameLocation,
             ("cost-at-most", Arg::Int(n)) => Cond::CostAtMost((*n).clamp(0, 255) as u8),
+            ("roll", a) => Cond::Roll(faces(a)?),
+            ("held-before", Arg::None) => Cond::HeldBefore,
+            ("destroys", Arg::None) => Cond::Destroys,
+            ("not-last", Arg::None) => Cond::NotLast,
+            ("scored", Arg::None) => Cond::Scored,
+            ("wounded", Arg::None) => Cond::Wounded,
             _ => return None,
         })
     }
@@ -137,8 +156,28 @@ impl Vocab for Owv {
             Cond::Adjacent => "in a location next to the caster's".into(),
             Cond::SameLocation => "in the caster's location".into(),
             Cond::CostAtMost(n) => format!("costing at most {n}"),
+            Cond::Roll(m) => format!(
+                "on a die showing {}",
+                (1..=6).filter(|f| m & 1 << f != 0).map(|f| f.to_string()).collect::<Vec<_>>().join(" or ")
+            ),
+            Cond::HeldBefore => "of the side that held the location before the combat".into(),
+            Cond::Destroys => "destroyed by the hits".into(),
+            Cond::NotLast => "with more than one token".into(),
+            Cond::Scored => "that scored a hit this turn".into(),
+            Cond::Wounded => "that lost a token in combat this turn".into(),
         }
     }
+}
+
+/// Die faces as bits (bit n = face n): `roll: [5, 6]`.
+fn faces(a: &Arg) -> Option<u8> {
+    let list = match a {
+        Arg::Int(n) => vec![*n],
+        Arg::Ints(v) => v.clone(),
+        _ => return None,
+    };
+    list.iter()
+        .try_fold(0u8, |m, &f| (1..=6).contains(&f).then_some(m | 1 << f))
 }
 
 pub type Def = fx::Def<Owv>;
@@ -161,6 +200,12 @@ pub struct Ctx<'a> {
     pub open: u32,
     pub caster: Option<u8>,
     pub at: Option<u8>,
+    /// The single die (or dice) recorded for the outcome.
+    pub roll: Vec<u8>,
+    /// One die per target stack.
+    pub dice: Vec<(u32, u8)>,
+    /// The hits a cast deals its target (for `destroys`).
+    pub hits: i16,
 }
 
 impl<'a> Ctx<'a> {
@@ -170,6 +215,9 @@ impl<'a> Ctx<'a> {
             open: open.iter().fold(0, |b, w| b | 1 << (*w as u32)),
             caster: None,
             at: None,
+            roll: Vec::new(),
+            dice: Vec::new(),
+            hits: 0,
         }
     }
 }
@@ -247,6 +295,7 @@ impl OpenWars {
             };
             caps.push((y.unit, cap));
         }
+        ignored += self.side_shields(s, foe, t).max(0);
         let ignored = (ignored as u32).min(hits);
         let most: u32 = caps.iter().map(|(_, c)| u32::from(*c)).sum();
         ((hits - ignored).min(most), ignored, caps)
@@ -341,6 +390,8 @@ impl OpenWars {
             retreated: false,
             fought: false,
             acted: false,
+            scored: false,
+            wounded: false,
         };
         let m = self.modifier(s, Out::RecruitCost, &x);
         let cost = i16::from(self.unit(u).cost);
@@ -359,6 +410,8 @@ impl OpenWars {
             retreated: false,
             fought: false,
             acted: false,
+            scored: false,
+            wounded: false,
         };
         let m = self.modifier(s, Out::ManaCost, &x);
         (if m < 0 {
@@ -371,7 +424,10 @@ impl OpenWars {
 
     /// The changes a cast of `spell` by player `p` makes: its chosen
     /// target (a stack of `target` in `at`) for each outcome, or every
-    /// stack that qualifies for a clause that reaches all.
+    /// stack that qualifies for a clause that reaches all. A die (`roll`,
+    /// `dice`) or a destruction an outcome hangs on decides whether it
+    /// lands: a target that misses it is no wrong target, it just gets none.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn cast_changes(
         &self,
         s: &State,
@@ -380,18 +436,40 @@ impl OpenWars {
         from: u8,
         at: u8,
         target: Option<u16>,
+        roll: &[u8],
+        dice: Vec<(u32, u8)>,
     ) -> (Ctx<'_>, Src<u32>, Vec<fx::Change<Out, u32>>) {
         let mut ctx = Ctx::new(self, &[When::Cast]);
         ctx.caster = Some(from);
         ctx.at = Some(at);
+        ctx.roll = roll.to_vec();
+        ctx.dice = dice;
+        let def = &self.t.fx.defs[usize::from(d)];
+        ctx.hits = def
+            .clauses
+            .iter()
+            .filter_map(|c| match c.amount(Out::Hits) {
+                Some(fx::Amount::Exactly(n)) => Some(*n),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0);
         let src = Src {
             card: d,
             owner: p,
             at: None,
         };
+        let outcome_cond = |x: &Cond| matches!(x, Cond::Roll(_) | Cond::Destroys);
         let mut out = Vec::new();
-        for c in &self.t.fx.defs[usize::from(d)].clauses {
+        for c in &def.clauses {
             let Some(t) = &c.target else { continue };
+            // A clause whose one die failed gives nothing.
+            if c.cond.iter().any(|x| match x {
+                Cond::Roll(m) => !roll.first().is_some_and(|f| *f <= 6 && m & 1 << f != 0),
+                _ => false,
+            }) {
+                continue;
+            }
             let objs: Vec<u32> = if t.count == fx::Count::All {
                 ctx.candidates(s, &src, t.who)
                     .into_iter()
@@ -399,7 +477,11 @@ impl OpenWars {
                     .collect()
             } else {
                 let owner = if matches!(t.who, Who::EnemyUnit) { 1 - p } else { p };
-                target.map(|u| key(owner, u, at)).into_iter().collect()
+                target
+                    .map(|u| key(owner, u, at))
+                    .into_iter()
+                    .filter(|o| t.cond.iter().filter(|x| outcome_cond(x)).all(|x| ctx.holds(s, &src, x, Some(*o))))
+                    .collect()
             };
             for o in objs {
                 for (out_, a) in &c.out {
@@ -417,8 +499,19 @@ impl OpenWars {
     }
 
     /// A cast applied: lasting outcomes on their stacks, hits dealt.
-    pub(super) fn cast_apply(&self, s: &mut State, d: u16, p: u8, from: u8, at: u8, target: Option<u16>) {
-        let (ctx, src, changes) = self.cast_changes(s, d, p, from, at, target);
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn cast_apply(
+        &self,
+        s: &mut State,
+        d: u16,
+        p: u8,
+        from: u8,
+        at: u8,
+        target: Option<u16>,
+        roll: &[u8],
+        dice: Vec<(u32, u8)>,
+    ) {
+        let (ctx, src, changes) = self.cast_changes(s, d, p, from, at, target, roll, dice);
         let Ok(ok) = fx::allow(&ctx, s, &src, &changes, "") else {
             return;
         };
@@ -433,11 +526,19 @@ impl OpenWars {
                 (Out::Hits, _) => {
                     let (q, u, cell) = parts(ch.obj.unwrap_or(0));
                     if let Some(j) = self.find(s, q, u, cell) {
-                        let k = (ch.n.max(0) as u8).min(s.stacks[j].n);
+                        // A shield ignores the first hits.
+                        let shield = self.modifier(s, Out::IgnoreHits, &s.stacks[j]).max(0) as u32
+                            + self.side_shields(s, q, cell).max(0) as u32;
+                        let ignored = shield.min(ch.n.max(0) as u32);
+                        if ignored > 0 {
+                            self.spend_shields(s, q, cell, ignored);
+                        }
+                        let k = ((ch.n.max(0) as u32 - ignored) as u8).min(s.stacks[j].n);
                         s.fallen[usize::from(u)] = s.fallen[usize::from(u)].saturating_add(k);
                         self.take_tokens(s, j, k);
                     }
                 }
+                (Out::Mana, _) => s.mana[usize::from(p)] = s.mana[usize::from(p)].saturating_add(ch.n.max(0) as u32),
                 (_, Some(until)) => {
                     // Movement gained during the movement phase counts at once.
                     if ch.out == Out::Movement {
@@ -547,11 +648,50 @@ impl Host for Ctx<'_> {
                 _ => false,
             },
             Cond::SameLocation => self.caster.is_some() && self.caster == obj.map(|k| parts(k).2).or(self.at),
+            // Of the clause: that a die is recorded (its face decides the
+            // outcome, not whether the spell may be cast).
+            Cond::Roll(_) if obj.is_none() => !self.roll.is_empty(),
+            Cond::Roll(m) => {
+                let die = obj
+                    .and_then(|o| self.dice.iter().find(|(k, _)| *k == o).map(|d| d.1))
+                    .or(self.roll.first().copied());
+                die.is_some_and(|d| d <= 6 && m & 1 << d != 0)
+            }
+            Cond::HeldBefore => {
+                obj.is_some_and(|k| {
+                    let (p, _, c) = parts(k);
+                    s.holder.get(usize::from(c)) == Some(&p)
+                })
+            }
+            Cond::Destroys => obj.and_then(|k| {
+                let (p, u, c) = parts(k);
+                e.find(s, p, u, c)
+            })
+            .is_some_and(|i| {
+                let x = &s.stacks[i];
+                e.modifier(s, Out::IgnoreHits, x) <= 0 && i16::from(x.n) <= self.hits
+            }),
+            Cond::NotLast | Cond::Scored | Cond::Wounded => obj
+                .and_then(|k| {
+                    let (p, u, c) = parts(k);
+                    e.find(s, p, u, c)
+                })
+                .is_some_and(|i| {
+                    let x = &s.stacks[i];
+                    match c {
+                        Cond::NotLast => x.n > 1,
+                        Cond::Scored => x.scored,
+                        _ => x.wounded,
+                    }
+                }),
         }
     }
 
-    fn count(&self, _s: &State, _src: &Src<u32>, _c: &Cond, _obj: Option<u32>) -> i16 {
-        0
+    fn count(&self, _s: &State, _src: &Src<u32>, c: &Cond, _obj: Option<u32>) -> i16 {
+        match c {
+            Cond::Roll(m) => self.roll.iter().filter(|&&d| d <= 6 && m & 1 << d != 0).count() as i16,
+            _ => 0,
+        }
     }
 
     fn is(&self, s: &State, src: &Src<u32>, who: Who, k: u32) -> bool {
@@ -592,6 +732,15 @@ impl Host for Ctx<'_> {
 
     fn afford(&self, _s: &State, _src: &Src<u32>, _res: Res, _n: i16) -> bool {
         true
+    }
+
+    /// Outcomes the engine checks through fields of their own (`cancels`,
+    /// `path`, `attack`), not as recorded changes.
+    fn recorded(&self, out: Out) -> bool {
+        !matches!(
+            out,
+            Out::CancelSpell | Out::Move | Out::Teleport | Out::ExtraAttack | Out::Raise | Out::FreeSpell | Out::FreeEntry
+        )
     }
 
     fn show(&self, s: &State, k: u32) -> String {

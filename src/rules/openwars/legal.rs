@@ -79,6 +79,7 @@ impl OpenWars {
                 from: from.clone(),
                 to: cell(rng),
                 tokens: rng.u8(1..=x.n + 1),
+                roll: Vec::new(),
             });
             out.push(Action::Attack {
                 unit: u.clone(),
@@ -98,19 +99,20 @@ impl OpenWars {
                 tie: Vec::new(),
             });
             if let Some(sp) = self.t.spells.get(rng.usize(..self.t.spells.len().max(1))) {
-                out.push(Action::Cast {
-                    spell: sp.id.clone(),
-                    caster: self.unit(x.unit).id.clone(),
+                out.push(cast(
+                    &sp.id,
+                    &self.unit(x.unit).id,
                     from,
-                    at: cell(rng),
-                    target: rng
-                        .bool()
+                    cell(rng),
+                    rng.bool()
                         .then(|| self.t.units[rng.usize(..self.t.units.len())].id.clone()),
-                    effect: None,
-                });
+                ));
             }
         }
-        out.push(Action::Fight { at: cell(rng) });
+        out.push(Action::Fight {
+            at: cell(rng),
+            rolls: BTreeMap::new(),
+        });
         out.push(Action::EndTurn);
         out
     }
@@ -192,6 +194,7 @@ impl OpenWars {
                                 from: cid(x.cell),
                                 to: cid(t),
                                 tokens: k,
+                                roll: Vec::new(),
                             });
                         }
                     }
@@ -202,7 +205,10 @@ impl OpenWars {
                     let any = self.ranged_pending(s) | self.contested_pending(s);
                     for c in 0..m.cells.len() as u8 {
                         if any & bit(c) != 0 {
-                            out.push(Action::Fight { at: cid(c) });
+                            out.push(Action::Fight {
+                                at: cid(c),
+                                rolls: BTreeMap::new(),
+                            });
                         }
                     }
                 }
@@ -280,19 +286,29 @@ impl OpenWars {
                         );
                         targets.dedup();
                         for target in targets {
-                            out.push(Action::Cast {
-                                spell: sp.id.clone(),
-                                caster: u.id.clone(),
-                                from: cid(x.cell),
-                                at: cid(t),
-                                target,
-                                effect: None,
-                            });
+                            out.push(cast(&sp.id, &u.id, cid(x.cell), cid(t), target));
                         }
                     }
                 }
             }
         }
         out
+    }
+}
+
+/// A cast in canonical form (no dice, no move, no attack).
+pub(super) fn cast(spell: &str, caster: &str, from: String, at: String, target: Option<String>) -> Action {
+    Action::Cast {
+        spell: spell.to_string(),
+        caster: caster.to_string(),
+        from,
+        at,
+        target,
+        effect: None,
+        roll: Vec::new(),
+        rolls: BTreeMap::new(),
+        path: Vec::new(),
+        attack: None,
+        cancels: None,
     }
 }

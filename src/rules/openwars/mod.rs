@@ -19,6 +19,7 @@ mod chance;
 mod effects;
 mod legal;
 mod observe;
+mod outcomes;
 pub mod rule;
 mod setup;
 mod state;

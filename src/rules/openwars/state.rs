@@ -47,6 +47,10 @@ pub struct Stack {
     pub(super) fought: bool,
     /// Acted in the current combat round.
     pub(super) acted: bool,
+    /// Scored a hit this turn.
+    pub(super) scored: bool,
+    /// Lost a token in combat this turn.
+    pub(super) wounded: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -88,6 +92,9 @@ pub struct State {
     pub(super) uses: super::effects::Uses,
     /// Locations some player has controlled (a first control's bonus).
     pub(super) held: Set,
+    /// Per cell, the last player to control it alone (255: nobody yet):
+    /// the side that held a location before the enemy came in.
+    pub(super) holder: Vec<u8>,
 }
 
 pub(super) fn bit(c: u8) -> Set {

@@ -4,6 +4,8 @@
 use std::collections::BTreeMap;
 
 use super::super::OpenWars;
+use super::super::actions::Action;
+use super::super::effects::Out;
 use super::super::rule;
 use super::super::state::{Fight, Phase, Stack, State};
 use super::super::tables::{self, MAGIC};
@@ -422,15 +424,22 @@ impl OpenWars {
         Ok(())
     }
 
-    pub(super) fn check_cast(
-        &self,
-        s: &State,
-        spell: &str,
-        caster: &str,
-        from: &str,
-        at: &str,
-        target: Option<&str>,
-    ) -> Result<(), Violation> {
+    pub(super) fn check_cast(&self, s: &State, a: &Action, chance: bool) -> Result<(), Violation> {
+        let Action::Cast {
+            spell,
+            caster,
+            from,
+            at,
+            target,
+            roll,
+            rolls,
+            cancels,
+            ..
+        } = a
+        else {
+            return Ok(());
+        };
+        let (spell, caster, from, at, target) = (spell.as_str(), caster.as_str(), from.as_str(), at.as_str(), target.as_deref());
         if s.phase == Phase::OrderRoll {
             return Err(v(
                 rule::SPELLS,
@@ -516,8 +525,16 @@ impl OpenWars {
                 Some(id) => Some(self.unit_ix(id, rule::SPELLS)?),
                 None => None,
             };
-            let (ctx, src, changes) = self.cast_changes(s, dd, p, c, t, tu);
+            let dice = if chance {
+                self.cast_dice(s, dd, p, c, t, roll, rolls)?
+            } else {
+                Vec::new()
+            };
+            let roll: &[u8] = if chance { roll } else { &[6] };
+            let (ctx, src, changes) = self.cast_changes(s, dd, p, c, t, tu, roll, dice);
             crate::rules::kit::effects::allow(&ctx, s, &src, &changes, rule::SPELLS)?;
+            let gives = self.t.fx.defs[usize::from(dd)].clauses.iter().any(|c| c.amount(Out::CancelSpell).is_some());
+            self.check_cancel(s, spell, cancels.as_deref(), gives)?;
         } else if let Some(id) = target {
             return Err(v(rule::SPELLS, format!("{spell} has no target to name"))
                 .expected("no `target`")
