@@ -145,6 +145,8 @@ impl OpenWars {
                 roll,
                 rolls,
                 cancels,
+                path,
+                attack,
                 ..
             } => {
                 let m = self.map(&s);
@@ -157,10 +159,15 @@ impl OpenWars {
                 {
                     let cost = self.spell_cost(&s, p, cu, f, self.t.spells[usize::from(sp)].cost);
                     s.mana[usize::from(p)] = s.mana[usize::from(p)].saturating_sub(cost);
+                    // A free spell in store is used up.
+                    if let Some(i) = self.free_spell(&s, p) {
+                        s.lasting.remove(i);
+                    }
                     if let Some(d) = self.t.fx.spells[usize::from(sp)] {
                         let tu = target.as_deref().and_then(|id| self.t.unit_ix.get(id));
                         let dice = self.cast_dice(&s, d, p, f, t, roll, rolls).unwrap_or_default();
                         self.cast_apply(&mut s, d, p, f, t, tu, roll, dice);
+                        self.apply_grant(&mut s, d, p, t, tu, path, attack.as_ref());
                     }
                     if let Some(id) = cancels {
                         self.cancel(&mut s, id);
@@ -274,6 +281,9 @@ impl OpenWars {
         s.uses.reset(super::effects::Per::Turn);
         s.fallen.iter_mut().for_each(|f| *f = 0);
         for x in &mut s.stacks {
+            x.hits = 0;
+            x.struck = false;
+            x.wounded = false;
             x.attacked = false;
             x.retreated = false;
             x.fought = false;
@@ -334,19 +344,7 @@ impl OpenWars {
         let i = match self.find(s, p, u, c) {
             Some(i) => i,
             None => {
-                s.stacks.push(Stack {
-                    player: p,
-                    unit: u,
-                    cell: c,
-                    n: 0,
-                    mp: [0; 4],
-                    attacked: false,
-                    retreated: false,
-                    fought: false,
-                    acted: false,
-                    scored: false,
-                    wounded: false,
-                });
+                s.stacks.push(Stack::new(p, u, c, 0));
                 s.stacks.len() - 1
             }
         };
@@ -389,7 +387,6 @@ impl OpenWars {
         let Some(i) = s.stacks.iter().position(|x| x.unit == u && x.cell == f.cell) else {
             return;
         };
-        let p = s.stacks[i].player;
         let t = if f.ranged {
             self.map(s).cell(at).unwrap_or(f.cell)
         } else {
@@ -407,12 +404,25 @@ impl OpenWars {
         if let Some(ff) = s.fight.as_mut() {
             ff.attacked = true;
         }
-        // The shields that ignored hits are used up.
         let attack = self.attack_of(s, &s.stacks[i]);
         let hits = roll.iter().filter(|&&d| d <= attack).count() as u32;
+        self.strike(s, i, t, hits, casualties);
+        self.advance_fight(s);
+    }
+
+    /// Stack `i` deals `hits` hits in `t`: the shields that ignore some are
+    /// used up, the casualties are set aside, the bonuses its attack had
+    /// stripped come back.
+    pub(super) fn strike(&self, s: &mut State, i: usize, t: u8, hits: u32, casualties: &BTreeMap<String, u8>) {
+        let p = s.stacks[i].player;
+        s.stacks[i].hits = hits.min(255) as u8;
+        self.unstrip(s, i);
         let (_, ignored, _) = self.after_shields(s, 1 - p, t, hits);
         if ignored > 0 {
             self.spend_shields(s, 1 - p, t, ignored);
+        }
+        for y in s.stacks.iter_mut().filter(|y| y.player != p && y.cell == t) {
+            y.struck = true;
         }
         for (id, &k) in casualties {
             let Some(cu) = self.t.unit_ix.get(id.as_str()) else {
@@ -421,10 +431,10 @@ impl OpenWars {
             if let Some(j) = self.find(s, 1 - p, cu, t) {
                 let k = k.min(s.stacks[j].n);
                 s.fallen[usize::from(cu)] = s.fallen[usize::from(cu)].saturating_add(k);
+                s.stacks[j].wounded |= k > 0;
                 self.take_tokens(s, j, k);
             }
         }
-        self.advance_fight(s);
     }
 
     pub(super) fn do_retreat(&self, s: &mut State, unit: &str, to: &str, tokens: u8) {

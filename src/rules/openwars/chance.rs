@@ -110,23 +110,35 @@ impl OpenWars {
                 } else {
                     f.cell
                 };
-                let (due, _, caps) = self.after_shields(s, 1 - x.player, t, hits as u32);
-                let hits = due as usize;
-                // Defender tokens, cheapest first, equal costs shuffled.
-                let mut pool: Vec<(u8, u32, u16)> = Vec::new();
-                for y in s.stacks.iter().filter(|y| y.player != x.player && y.cell == t) {
-                    let cap = caps.iter().find(|(u, _)| *u == y.unit).map_or(y.n, |c| c.1);
-                    for _ in 0..cap {
-                        pool.push((self.unit(y.unit).cost, rng.u32(..), y.unit));
-                    }
-                }
-                pool.sort_unstable();
-                for &(_, _, cu) in pool.iter().take(hits) {
-                    *casualties.entry(self.unit(cu).id.clone()).or_default() += 1;
-                }
+                *casualties = self.random_casualties(s, x, t, hits as u32, rng);
             }
             Action::Retreat { unit, tie, .. } | Action::Hold { unit, tie } => {
                 *tie = tie_for(s, unit, rng);
+            }
+            Action::Cast { .. } => {
+                self.roll_effects(s, a, rng);
+                if let Action::Cast {
+                    spell,
+                    caster,
+                    at,
+                    target,
+                    path,
+                    attack: attack @ Some(_),
+                    ..
+                } = a
+                {
+                    let m = self.map(s);
+                    let sp = self
+                        .t
+                        .spell_ix
+                        .get(spell.as_str())
+                        .and_then(|i| self.t.fx.spells[usize::from(i)]);
+                    let owner = self.t.unit_ix.get(caster.as_str()).and_then(|u| self.owner(s, u));
+                    let tu = target.as_deref().and_then(|id| self.t.unit_ix.get(id));
+                    if let (Some(d), Some(p), Some(t)) = (sp, owner, m.cell(at)) {
+                        *attack = self.random_strike(s, d, p, t, tu, path, rng).or(attack.take());
+                    }
+                }
             }
             _ => self.roll_effects(s, a, rng),
         }

@@ -101,6 +101,10 @@ pub enum Cond {
     Scored,
     /// The target stack lost a token in combat this turn.
     Wounded,
+    /// The target stack was attacked this turn.
+    Struck,
+    /// Before the combat phase of the turn.
+    BeforeCombat,
 }
 
 #[derive(Clone, Debug)]
@@ -139,6 +143,8 @@ impl Vocab for Owv {
             ("not-last", Arg::None) => Cond::NotLast,
             ("scored", Arg::None) => Cond::Scored,
             ("wounded", Arg::None) => Cond::Wounded,
+            ("struck", Arg::None) => Cond::Struck,
+            ("before-combat", Arg::None) => Cond::BeforeCombat,
             _ => return None,
         })
     }
@@ -158,13 +164,19 @@ impl Vocab for Owv {
             Cond::CostAtMost(n) => format!("costing at most {n}"),
             Cond::Roll(m) => format!(
                 "on a die showing {}",
-                (1..=6).filter(|f| m & 1 << f != 0).map(|f| f.to_string()).collect::<Vec<_>>().join(" or ")
+                (1..=6)
+                    .filter(|f| m & 1 << f != 0)
+                    .map(|f| f.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" or ")
             ),
             Cond::HeldBefore => "of the side that held the location before the combat".into(),
             Cond::Destroys => "destroyed by the hits".into(),
             Cond::NotLast => "with more than one token".into(),
             Cond::Scored => "that scored a hit this turn".into(),
             Cond::Wounded => "that lost a token in combat this turn".into(),
+            Cond::Struck => "that was attacked this turn".into(),
+            Cond::BeforeCombat => "before the combat phase".into(),
         }
     }
 }
@@ -189,7 +201,7 @@ pub fn key(player: u8, unit: u16, cell: u8) -> u32 {
     u32::from(player) << 24 | u32::from(unit) << 8 | u32::from(cell)
 }
 
-fn parts(k: u32) -> (u8, u16, u8) {
+pub(super) fn parts(k: u32) -> (u8, u16, u8) {
     ((k >> 24) as u8, (k >> 8) as u16, k as u8)
 }
 
@@ -206,6 +218,8 @@ pub struct Ctx<'a> {
     pub dice: Vec<(u32, u8)>,
     /// The hits a cast deals its target (for `destroys`).
     pub hits: i16,
+    /// A spell that brings a unit back: its target is not on the map.
+    pub raise: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -218,6 +232,7 @@ impl<'a> Ctx<'a> {
             roll: Vec::new(),
             dice: Vec::new(),
             hits: 0,
+            raise: false,
         }
     }
 }
@@ -244,6 +259,10 @@ impl OpenWars {
 
     /// A modifier of `out` for stack `x` (features and lasting spells).
     pub(super) fn modifier(&self, s: &State, out: Out, x: &Stack) -> i16 {
+        // A purifying strike leaves the next attack with no bonus.
+        if matches!(out, Out::Attack | Out::Range) && self.stripped(s, x) {
+            return 0;
+        }
         let ctx = Ctx::new(self, &[When::Continuous]);
         fx::modifier(
             &ctx,
@@ -380,19 +399,7 @@ impl OpenWars {
 
     /// The gold one token of `u` costs to recruit in `c` for `p`.
     pub(super) fn recruit_cost(&self, s: &State, p: u8, u: u16, c: u8) -> u32 {
-        let x = Stack {
-            player: p,
-            unit: u,
-            cell: c,
-            n: 1,
-            mp: [0; 4],
-            attacked: false,
-            retreated: false,
-            fought: false,
-            acted: false,
-            scored: false,
-            wounded: false,
-        };
+        let x = Stack::new(p, u, c, 1);
         let m = self.modifier(s, Out::RecruitCost, &x);
         let cost = i16::from(self.unit(u).cost);
         (if m < 0 { (cost + m).max(1) } else { cost + m }).max(0) as u32
@@ -400,19 +407,10 @@ impl OpenWars {
 
     /// The mana `spell` costs a caster of `u` in `c` for `p`.
     pub(super) fn spell_cost(&self, s: &State, p: u8, u: u16, c: u8, base: u8) -> u32 {
-        let x = Stack {
-            player: p,
-            unit: u,
-            cell: c,
-            n: 1,
-            mp: [0; 4],
-            attacked: false,
-            retreated: false,
-            fought: false,
-            acted: false,
-            scored: false,
-            wounded: false,
-        };
+        let x = Stack::new(p, u, c, 1);
+        if self.free_spell(s, p).is_some() {
+            return 0;
+        }
         let m = self.modifier(s, Out::ManaCost, &x);
         (if m < 0 {
             (i16::from(base) + m).max(1)
@@ -444,6 +442,7 @@ impl OpenWars {
         ctx.at = Some(at);
         ctx.roll = roll.to_vec();
         ctx.dice = dice;
+        ctx.raise = self.grant(d).raise;
         let def = &self.t.fx.defs[usize::from(d)];
         ctx.hits = def
             .clauses
@@ -480,7 +479,12 @@ impl OpenWars {
                 target
                     .map(|u| key(owner, u, at))
                     .into_iter()
-                    .filter(|o| t.cond.iter().filter(|x| outcome_cond(x)).all(|x| ctx.holds(s, &src, x, Some(*o))))
+                    .filter(|o| {
+                        t.cond
+                            .iter()
+                            .filter(|x| outcome_cond(x))
+                            .all(|x| ctx.holds(s, &src, x, Some(*o)))
+                    })
                     .collect()
             };
             for o in objs {
@@ -535,6 +539,15 @@ impl OpenWars {
                         }
                         let k = ((ch.n.max(0) as u32 - ignored) as u8).min(s.stacks[j].n);
                         s.fallen[usize::from(u)] = s.fallen[usize::from(u)].saturating_add(k);
+                        s.stacks[j].wounded |= k > 0;
+                        self.take_tokens(s, j, k);
+                    }
+                }
+                (Out::LoseToken, _) => {
+                    let (q, u, cell) = parts(ch.obj.unwrap_or(0));
+                    if let Some(j) = self.find(s, q, u, cell) {
+                        let k = (ch.n.max(0) as u8).min(s.stacks[j].n);
+                        s.fallen[usize::from(u)] = s.fallen[usize::from(u)].saturating_add(k);
                         self.take_tokens(s, j, k);
                     }
                 }
@@ -587,180 +600,5 @@ impl OpenWars {
             .filter(|src| src.at.is_some_and(|k| parts(k).2 == c))
             .collect();
         fx::fire(&ctx, s, &srcs, when, x.map(|x| key(x.player, x.unit, x.cell)))
-    }
-}
-
-impl Host for Ctx<'_> {
-    type V = Owv;
-    type State = State;
-    type Obj = u32;
-
-    fn def(&self, src: &Src<u32>) -> &Def {
-        &self.e.t.fx.defs[usize::from(src.card)]
-    }
-
-    fn card_id(&self, src: &Src<u32>) -> String {
-        self.e.t.fx.names[usize::from(src.card)].clone()
-    }
-
-    fn open(&self, _s: &State, _src: &Src<u32>, when: When) -> bool {
-        self.open & 1 << (when as u32) != 0
-    }
-
-    fn now(&self, s: &State) -> String {
-        format!("the {} phase", s.phase.name())
-    }
-
-    fn holds(&self, s: &State, src: &Src<u32>, c: &Cond, obj: Option<u32>) -> bool {
-        let e = self.e;
-        let here = src.at.map(|k| parts(k).2).or(self.at);
-        let unit = obj
-            .map(parts)
-            .filter(|(_, u, _)| *u != 0xFFFF)
-            .map(|(_, u, _)| e.unit(u));
-        let owner = src.owner;
-        match c {
-            Cond::Type(t) => unit.is_some_and(|u| u.ty == *t),
-            Cond::NotType(t) => unit.is_some_and(|u| u.ty != *t),
-            Cond::Faction(f) => unit.is_some_and(|u| e.t.factions[usize::from(u.faction)] == *f),
-            Cond::NotFaction(f) => unit.is_some_and(|u| e.t.factions[usize::from(u.faction)] != *f),
-            Cond::Ranged => unit.is_some_and(|u| u.range > 0),
-            Cond::CostAtMost(n) => unit.is_some_and(|u| u.cost <= *n),
-            Cond::AdjacentCity => here.is_some_and(|c| {
-                owner < 2 && {
-                    let m = e.map(s);
-                    let ctrl = e.controlled(s, owner);
-                    m.grid
-                        .neighbours(c)
-                        .iter()
-                        .any(|&n| ctrl & (1 << n) != 0 && TYPES[usize::from(m.cells[usize::from(n)].ty)] == "city")
-                }
-            }),
-            Cond::FirstControl => here.is_some_and(|c| s.held & (1 << c) == 0),
-            Cond::OwnUnitType(t) => here.is_some_and(|c| {
-                owner < 2
-                    && s.stacks
-                        .iter()
-                        .any(|x| x.player == owner && x.cell == c && e.unit(x.unit).ty == *t)
-            }),
-            Cond::Adjacent => match (self.caster, self.at) {
-                (Some(a), Some(b)) => e.map(s).grid.adjacent(a, b),
-                _ => false,
-            },
-            Cond::SameLocation => self.caster.is_some() && self.caster == obj.map(|k| parts(k).2).or(self.at),
-            // Of the clause: that a die is recorded (its face decides the
-            // outcome, not whether the spell may be cast).
-            Cond::Roll(_) if obj.is_none() => !self.roll.is_empty(),
-            Cond::Roll(m) => {
-                let die = obj
-                    .and_then(|o| self.dice.iter().find(|(k, _)| *k == o).map(|d| d.1))
-                    .or(self.roll.first().copied());
-                die.is_some_and(|d| d <= 6 && m & 1 << d != 0)
-            }
-            Cond::HeldBefore => {
-                obj.is_some_and(|k| {
-                    let (p, _, c) = parts(k);
-                    s.holder.get(usize::from(c)) == Some(&p)
-                })
-            }
-            Cond::Destroys => obj.and_then(|k| {
-                let (p, u, c) = parts(k);
-                e.find(s, p, u, c)
-            })
-            .is_some_and(|i| {
-                let x = &s.stacks[i];
-                e.modifier(s, Out::IgnoreHits, x) <= 0 && i16::from(x.n) <= self.hits
-            }),
-            Cond::NotLast | Cond::Scored | Cond::Wounded => obj
-                .and_then(|k| {
-                    let (p, u, c) = parts(k);
-                    e.find(s, p, u, c)
-                })
-                .is_some_and(|i| {
-                    let x = &s.stacks[i];
-                    match c {
-                        Cond::NotLast => x.n > 1,
-                        Cond::Scored => x.scored,
-                        _ => x.wounded,
-                    }
-                }),
-        }
-    }
-
-    fn count(&self, _s: &State, _src: &Src<u32>, c: &Cond, _obj: Option<u32>) -> i16 {
-        match c {
-            Cond::Roll(m) => self.roll.iter().filter(|&&d| d <= 6 && m & 1 << d != 0).count() as i16,
-            _ => 0,
-        }
-    }
-
-    fn is(&self, s: &State, src: &Src<u32>, who: Who, k: u32) -> bool {
-        let (p, u, c) = parts(k);
-        let stack = u != 0xFFFF && s.stacks.iter().any(|x| x.player == p && x.unit == u && x.cell == c);
-        let here = src.at.map(|a| parts(a).2).or(self.at);
-        match who {
-            Who::UnitHere => u != 0xFFFF && here == Some(c),
-            Who::FriendlyUnit => stack && p == src.owner && self.at.is_none_or(|a| a == c),
-            Who::EnemyUnit => stack && p != src.owner && self.at.is_none_or(|a| a == c),
-            Who::FriendlyUnits => stack && p == src.owner && here == Some(c),
-            Who::EnemyUnits => stack && p != src.owner && here == Some(c),
-            Who::Controller => u == 0xFFFF && p == src.owner,
-            Who::Location => u == 0xFFFF && here == Some(c),
-        }
-    }
-
-    fn candidates(&self, s: &State, src: &Src<u32>, who: Who) -> Vec<u32> {
-        match who {
-            Who::Controller => (src.owner < 2).then(|| key(src.owner, 0xFFFF, 0)).into_iter().collect(),
-            Who::Location => self.at.map(|c| key(255, 0xFFFF, c)).into_iter().collect(),
-            _ => s
-                .stacks
-                .iter()
-                .map(|x| key(x.player, x.unit, x.cell))
-                .filter(|&k| self.is(s, src, who, k))
-                .collect(),
-        }
-    }
-
-    fn cap(&self, _s: &State, _src: &Src<u32>, _out: Out, _obj: Option<u32>) -> Option<i16> {
-        None
-    }
-
-    fn used(&self, s: &State, src: &Src<u32>, clause: u8, per: Per) -> u8 {
-        s.uses.get(src.owner, src.card, clause, per)
-    }
-
-    fn afford(&self, _s: &State, _src: &Src<u32>, _res: Res, _n: i16) -> bool {
-        true
-    }
-
-    /// Outcomes the engine checks through fields of their own (`cancels`,
-    /// `path`, `attack`), not as recorded changes.
-    fn recorded(&self, out: Out) -> bool {
-        !matches!(
-            out,
-            Out::CancelSpell | Out::Move | Out::Teleport | Out::ExtraAttack | Out::Raise | Out::FreeSpell | Out::FreeEntry
-        )
-    }
-
-    fn show(&self, s: &State, k: u32) -> String {
-        let (p, u, c) = parts(k);
-        if u == 0xFFFF {
-            return self.e.cell_name(s, c).to_string();
-        }
-        if self.e.find(s, p, u, c).is_none() {
-            return format!(
-                "{} in {}, where {} has none",
-                self.e.unit(u).id,
-                self.e.cell_name(s, c),
-                self.e.name(s, p)
-            );
-        }
-        format!(
-            "{}'s {} in {}",
-            self.e.name(s, p),
-            self.e.unit(u).id,
-            self.e.cell_name(s, c)
-        )
     }
 }

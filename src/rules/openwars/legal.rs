@@ -268,9 +268,10 @@ impl OpenWars {
                 continue;
             }
             let mana = s.mana[usize::from(x.player)];
-            for sp in &self.t.spells {
+            let free = self.free_spell(s, x.player).is_some();
+            for (si, sp) in self.t.spells.iter().enumerate() {
                 if sp.faction.is_some_and(|f| f != u.faction)
-                    || u32::from(sp.cost) > mana
+                    || (u32::from(sp.cost) > mana && !free)
                     || (sp.combat && s.phase != Phase::Combat)
                 {
                     continue;
@@ -285,8 +286,53 @@ impl OpenWars {
                                 .map(|y| Some(self.unit(y.unit).id.clone())),
                         );
                         targets.dedup();
+                        let fx = self.t.fx.spells[si];
+                        if fx.is_some_and(|d| self.grant(d).raise) {
+                            // A unit comes back: any of the player's units.
+                            targets.extend(
+                                self.t
+                                    .units
+                                    .iter()
+                                    .filter(|w| w.faction == s.faction[usize::from(x.player)])
+                                    .map(|w| Some(w.id.clone())),
+                            );
+                        }
                         for target in targets {
-                            out.push(cast(&sp.id, &u.id, cid(x.cell), cid(t), target));
+                            let base = cast(&sp.id, &u.id, cid(x.cell), cid(t), target.clone());
+                            let Some(d) = fx else {
+                                out.push(base);
+                                continue;
+                            };
+                            if target.is_none() {
+                                // A dispel: each spell in force.
+                                let cancel = self.t.fx.defs[usize::from(d)]
+                                    .clauses
+                                    .iter()
+                                    .any(|c| c.amount(super::effects::Out::CancelSpell).is_some());
+                                for l in s.lasting.iter().filter(|_| cancel) {
+                                    let mut a = base.clone();
+                                    if let Action::Cast { cancels, .. } = &mut a {
+                                        *cancels = self
+                                            .t
+                                            .spells
+                                            .iter()
+                                            .zip(&self.t.fx.spells)
+                                            .find(|(_, f)| **f == Some(l.src.card))
+                                            .map(|(w, _)| w.id.clone());
+                                    }
+                                    out.push(a);
+                                }
+                                out.push(base);
+                                continue;
+                            }
+                            for (path, attack) in self.grant_options(s, d, t) {
+                                let mut a = base.clone();
+                                if let Action::Cast { path: p, attack: k, .. } = &mut a {
+                                    *p = path;
+                                    *k = attack;
+                                }
+                                out.push(a);
+                            }
                         }
                     }
                 }

@@ -17,11 +17,13 @@ mod actions;
 mod apply;
 mod chance;
 mod effects;
+mod host;
 mod legal;
 mod observe;
 mod outcomes;
 pub mod rule;
 mod setup;
+mod spells;
 mod state;
 mod tables;
 #[cfg(test)]

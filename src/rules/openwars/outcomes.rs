@@ -162,9 +162,17 @@ impl OpenWars {
             return Err(v(
                 rule::MOVEMENT,
                 if need {
-                    format!("entering {} makes {} roll one die (`{card}`)", self.cell_name(s, t), self.unit(x.unit).id)
+                    format!(
+                        "entering {} makes {} roll one die (`{card}`)",
+                        self.cell_name(s, t),
+                        self.unit(x.unit).id
+                    )
                 } else {
-                    format!("nothing in {} makes {} roll", self.cell_name(s, t), self.unit(x.unit).id)
+                    format!(
+                        "nothing in {} makes {} roll",
+                        self.cell_name(s, t),
+                        self.unit(x.unit).id
+                    )
                 },
             )
             .expected(if need { "roll: [one d6]" } else { "no `roll`" })
@@ -198,7 +206,9 @@ impl OpenWars {
     /// The dice of a fight against the combat-start features of its location.
     pub(super) fn check_fight_rolls(&self, s: &State, c: u8, rolls: &BTreeMap<String, u8>) -> Result<(), Violation> {
         let Some(src) = self.feature_at(s, c) else {
-            return self.check_dice(self.cell_name(s, c), (&[], false), &[], rolls, rule::COMBATS).map(|_| ());
+            return self
+                .check_dice(self.cell_name(s, c), (&[], false), &[], rolls, rule::COMBATS)
+                .map(|_| ());
         };
         let ctx = Ctx::new(self, &[When::CombatStart]);
         let (r, one) = self.rollers(&ctx, s, &src, When::CombatStart);
@@ -215,7 +225,15 @@ impl OpenWars {
         let (r, _) = self.rollers(&ctx, s, &src, When::CombatStart);
         let dice: Vec<(u32, u8)> = r
             .iter()
-            .map(|&k| (k, rolls.get(&self.unit(((k >> 8) & 0xFFFF) as u16).id).copied().unwrap_or(0)))
+            .map(|&k| {
+                (
+                    k,
+                    rolls
+                        .get(&self.unit(((k >> 8) & 0xFFFF) as u16).id)
+                        .copied()
+                        .unwrap_or(0),
+                )
+            })
             .collect();
         let changes = self.fire_dice(s, When::CombatStart, c, None, &[], dice);
         self.apply_changes(s, &changes);
@@ -312,7 +330,9 @@ impl OpenWars {
         use super::actions::Action;
         let name = |k: u32| self.unit(((k >> 8) & 0xFFFF) as u16).id.clone();
         match a {
-            Action::Move { unit, from, to, roll, .. } => {
+            Action::Move {
+                unit, from, to, roll, ..
+            } => {
                 roll.clear();
                 let m = self.map(s);
                 if let (Some(u), Some(f), Some(t)) = (self.t.unit_ix.get(unit.as_str()), m.cell(from), m.cell(to))
@@ -395,16 +415,50 @@ impl OpenWars {
         .map(|(src, _, _)| ctx.card_id(src))
     }
 
+    /// A stack's initiative in words, with the effects that change it
+    /// (`initiative 6 (5, +1 by `capital`)`).
+    pub(super) fn initiative_desc(&self, s: &State, x: &Stack) -> String {
+        let base = self.unit(x.unit).initiative;
+        let ctx = Ctx::new(self, &[When::Continuous]);
+        let parts = fx::modifiers(
+            &ctx,
+            s,
+            &self.sources(s),
+            &s.lasting,
+            When::Continuous,
+            Out::Initiative,
+            Some(key(x.player, x.unit, x.cell)),
+        );
+        if parts.is_empty() {
+            return format!("initiative {base}");
+        }
+        let total = parts.iter().fold(i16::from(base), |t, p| t + p.2).max(0);
+        let by: Vec<String> = parts
+            .iter()
+            .map(|(src, _, n)| format!("{n:+} by `{}`", ctx.card_id(src)))
+            .collect();
+        format!("initiative {total} ({base}, {})", by.join(", "))
+    }
+
     /// A dispel names a spell whose lasting outcomes are in force.
-    pub(super) fn check_cancel(&self, s: &State, spell: &str, cancels: Option<&str>, gives: bool) -> Result<(), Violation> {
+    pub(super) fn check_cancel(
+        &self,
+        s: &State,
+        spell: &str,
+        cancels: Option<&str>,
+        gives: bool,
+    ) -> Result<(), Violation> {
         match (gives, cancels) {
             (false, None) => Ok(()),
             (false, Some(id)) => Err(v(rule::SPELLS, format!("`{spell}` cancels no spell"))
                 .expected("no `cancels`")
                 .found(id)),
-            (true, None) => Err(v(rule::SPELLS, format!("`{spell}` cancels a spell, which the log does not name"))
-                .expected("cancels: <the spell cancelled>")
-                .found("no `cancels`")),
+            (true, None) => Err(v(
+                rule::SPELLS,
+                format!("`{spell}` cancels a spell, which the log does not name"),
+            )
+            .expected("cancels: <the spell cancelled>")
+            .found("no `cancels`")),
             (true, Some(id)) => {
                 let card = self.t.spell_ix.get(id).and_then(|i| self.t.fx.spells[usize::from(i)]);
                 if card.is_some_and(|d| s.lasting.iter().any(|l| l.src.card == d && l.src.at.is_none())) {
@@ -418,21 +472,42 @@ impl OpenWars {
                     .collect::<std::collections::BTreeSet<_>>()
                     .into_iter()
                     .collect();
-                Err(v(rule::SPELLS, format!("`{spell}` cancels a spell in force, and `{id}` is not one"))
-                    .expected(if live.is_empty() {
-                        "a spell in force (there is none)".to_string()
-                    } else {
-                        format!("one of {}", live.join(", "))
-                    })
-                    .found(format!("cancels: {id}")))
+                Err(v(
+                    rule::SPELLS,
+                    format!("`{spell}` cancels a spell in force, and `{id}` is not one"),
+                )
+                .expected(if live.is_empty() {
+                    "a spell in force (there is none)".to_string()
+                } else {
+                    format!("one of {}", live.join(", "))
+                })
+                .found(format!("cancels: {id}")))
             }
         }
     }
 
-    /// The lasting outcomes of a spell go (a dispel).
+    /// The lasting outcomes of a spell go (a dispel), and the movement
+    /// points it gave with them.
     pub(super) fn cancel(&self, s: &mut State, id: &str) {
-        if let Some(d) = self.t.spell_ix.get(id).and_then(|i| self.t.fx.spells[usize::from(i)]) {
-            s.lasting.retain(|l| !(l.src.card == d && l.src.at.is_none()));
+        let Some(d) = self.t.spell_ix.get(id).and_then(|i| self.t.fx.spells[usize::from(i)]) else {
+            return;
+        };
+        let gone: Vec<Lasting> = s
+            .lasting
+            .iter()
+            .filter(|l| l.src.card == d && l.src.at.is_none())
+            .copied()
+            .collect();
+        s.lasting.retain(|l| !(l.src.card == d && l.src.at.is_none()));
+        for l in gone {
+            let clause = &self.t.fx.defs[usize::from(d)].clauses[usize::from(l.clause)];
+            if let (Some(fx::Amount::Exactly(n)), Some(k)) = (clause.amount(Out::Movement), l.obj)
+                && let Some(j) = self.find(s, (k >> 24) as u8, ((k >> 8) & 0xFFFF) as u16, k as u8)
+            {
+                for m in &mut s.stacks[j].mp {
+                    *m = (i16::from(*m) - n).clamp(0, 20) as u8;
+                }
+            }
         }
     }
 }

@@ -47,10 +47,32 @@ pub struct Stack {
     pub(super) fought: bool,
     /// Acted in the current combat round.
     pub(super) acted: bool,
-    /// Scored a hit this turn.
-    pub(super) scored: bool,
+    /// The hits its last attack this turn scored.
+    pub(super) hits: u8,
+    /// Was the target of an attack this turn.
+    pub(super) struck: bool,
     /// Lost a token in combat this turn.
     pub(super) wounded: bool,
+}
+
+impl Stack {
+    /// A fresh stack of `n` tokens with no movement points.
+    pub(super) fn new(player: u8, unit: u16, cell: u8, n: u8) -> Stack {
+        Stack {
+            player,
+            unit,
+            cell,
+            n,
+            mp: [0; 4],
+            attacked: false,
+            retreated: false,
+            fought: false,
+            acted: false,
+            hits: 0,
+            struck: false,
+            wounded: false,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug)]

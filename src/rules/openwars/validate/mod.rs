@@ -366,9 +366,12 @@ impl OpenWars {
         }
         let i = self.find(s, p, u, f).unwrap_or(0);
         if let Some(by) = self.held_still(s, &s.stacks[i]) {
-            return Err(v(rule::MOVEMENT, format!("{unit} in {from} cannot move this turn (`{by}`)"))
-                .expected("a stack free to move")
-                .found(format!("a move to {to}")));
+            return Err(v(
+                rule::MOVEMENT,
+                format!("{unit} in {from} cannot move this turn (`{by}`)"),
+            )
+            .expected("a stack free to move")
+            .found(format!("a move to {to}")));
         }
         let cost = self.entry(s, u, t);
         let left = s.stacks[i].mp[usize::from(tokens - 1)];
@@ -394,10 +397,13 @@ impl OpenWars {
 
     /// The die a stack entering a location rolls for its feature.
     fn check_move_roll(&self, s: &State, unit: &str, from: &str, to: &str, roll: &[u8]) -> Result<(), Violation> {
-        let (Some(u), Some(f), Some(t)) = (self.t.unit_ix.get(unit), self.map(s).cell(from), self.map(s).cell(to)) else {
+        let (Some(u), Some(f), Some(t)) = (self.t.unit_ix.get(unit), self.map(s).cell(from), self.map(s).cell(to))
+        else {
             return Ok(());
         };
-        let Some(i) = self.find(s, s.to_move, u, f) else { return Ok(()) };
+        let Some(i) = self.find(s, s.to_move, u, f) else {
+            return Ok(());
+        };
         let mut x = s.stacks[i].clone();
         x.cell = t;
         self.check_enter_roll(s, &x, t, roll)
