@@ -60,6 +60,10 @@ pub enum Action {
         /// The defender's choice: tokens removed per unit.
         #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
         casualties: BTreeMap<String, u8>,
+        /// The die each destroyed stack rolls for an effect that may bring
+        /// it back, per unit.
+        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+        rolls: BTreeMap<String, u8>,
     },
     Retreat {
         unit: String,

@@ -121,8 +121,9 @@ impl OpenWars {
                 at,
                 roll,
                 casualties,
+                rolls,
                 ..
-            } => self.do_attack(&mut s, unit, at, roll, casualties),
+            } => self.do_attack(&mut s, unit, at, roll, casualties, rolls),
             Action::Retreat { unit, to, tokens, .. } => self.do_retreat(&mut s, unit, to, *tokens),
             Action::Hold { unit, .. } => {
                 if let (Some(f), Some(u)) = (s.fight, self.t.unit_ix.get(unit.as_str()))
@@ -168,6 +169,7 @@ impl OpenWars {
                         let dice = self.cast_dice(&s, d, p, f, t, roll, rolls).unwrap_or_default();
                         self.cast_apply(&mut s, d, p, f, t, tu, roll, dice);
                         self.apply_grant(&mut s, d, p, t, tu, path, attack.as_ref());
+                        self.cast_returns(&mut s, d, p, f, t);
                     }
                     if let Some(id) = cancels {
                         self.cancel(&mut s, id);
@@ -381,6 +383,7 @@ impl OpenWars {
         at: &str,
         roll: &[u8],
         casualties: &BTreeMap<String, u8>,
+        rolls: &BTreeMap<String, u8>,
     ) {
         let Some(f) = s.fight else { return };
         let Some(u) = self.t.unit_ix.get(unit) else { return };
@@ -406,7 +409,10 @@ impl OpenWars {
         }
         let attack = self.attack_of(s, &s.stacks[i]);
         let hits = roll.iter().filter(|&&d| d <= attack).count() as u32;
+        let foe = 1 - s.stacks[i].player;
+        let back = self.returning(s, foe, t, casualties);
         self.strike(s, i, t, hits, casualties);
+        self.bring_back(s, foe, t, &back, rolls);
         self.advance_fight(s);
     }
 

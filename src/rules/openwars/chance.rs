@@ -18,11 +18,16 @@ impl OpenWars {
             Action::OrderRoll { roll } => roll.clear(),
             Action::Collect { from, .. } => from.sort(),
             Action::Attack {
-                tie, roll, casualties, ..
+                tie,
+                roll,
+                casualties,
+                rolls,
+                ..
             } => {
                 tie.clear();
                 roll.clear();
                 casualties.clear();
+                rolls.clear();
             }
             Action::Retreat { tie, .. } | Action::Hold { tie, .. } => tie.clear(),
             Action::Cast {
@@ -91,6 +96,7 @@ impl OpenWars {
                 tie,
                 roll,
                 casualties,
+                rolls,
             } => {
                 *tie = tie_for(s, unit, rng);
                 roll.clear();
@@ -111,6 +117,11 @@ impl OpenWars {
                     f.cell
                 };
                 *casualties = self.random_casualties(s, x, t, hits as u32, rng);
+                *rolls = self
+                    .returning(s, 1 - x.player, t, casualties)
+                    .into_iter()
+                    .map(|(id, _)| (id, rng.u8(1..=6)))
+                    .collect();
             }
             Action::Retreat { unit, tie, .. } | Action::Hold { unit, tie } => {
                 *tie = tie_for(s, unit, rng);

@@ -60,6 +60,7 @@ words! {
         NoPush = "no-push",
         StripBonuses = "strip-bonuses",
         FreeEntry = "free-entry",
+        Return = "return",
     }
 }
 
@@ -524,6 +525,7 @@ impl OpenWars {
                 s.uses.add(p, d, c, per);
             }
         }
+        let mut given: Vec<(u8, Option<u32>)> = Vec::new();
         for (ch, &c) in changes.iter().zip(&ok.of) {
             let clause = &self.t.fx.defs[usize::from(d)].clauses[usize::from(c)];
             match (ch.out, clause.until) {
@@ -562,12 +564,18 @@ impl OpenWars {
                             }
                         }
                     }
-                    s.lasting.push(Lasting {
-                        src,
-                        clause: c,
-                        obj: ch.obj,
-                        until,
-                    });
+                    // One lasting outcome per clause and target: it gives
+                    // every outcome of its clause (+1 Attack and -1
+                    // Initiative are one entry, not two).
+                    if !given.contains(&(c, ch.obj)) {
+                        given.push((c, ch.obj));
+                        s.lasting.push(Lasting {
+                            src,
+                            clause: c,
+                            obj: ch.obj,
+                            until,
+                        });
+                    }
                 }
                 _ => {}
             }

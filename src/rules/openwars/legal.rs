@@ -87,6 +87,7 @@ impl OpenWars {
                 tie: Vec::new(),
                 roll: Vec::new(),
                 casualties: BTreeMap::new(),
+                rolls: BTreeMap::new(),
             });
             out.push(Action::Retreat {
                 unit: u.clone(),
@@ -224,6 +225,7 @@ impl OpenWars {
                                         tie: Vec::new(),
                                         roll: Vec::new(),
                                         casualties: BTreeMap::new(),
+                                        rolls: BTreeMap::new(),
                                     });
                                 }
                             }
@@ -234,6 +236,7 @@ impl OpenWars {
                                 tie: Vec::new(),
                                 roll: Vec::new(),
                                 casualties: BTreeMap::new(),
+                                rolls: BTreeMap::new(),
                             });
                             for &t in m.grid.neighbours(f.cell) {
                                 for k in 1..=x.n {

@@ -28,6 +28,8 @@ mod state;
 mod tables;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_fx;
 mod validate;
 
 use serde_json::Value as Json;

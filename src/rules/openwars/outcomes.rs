@@ -150,8 +150,11 @@ impl OpenWars {
     pub(super) fn check_enter_roll(&self, s: &State, x: &Stack, t: u8, roll: &[u8]) -> Result<(), Violation> {
         let (rollers, single, card) = match self.feature_at(s, t) {
             Some(src) => {
+                // The stack as it will stand once in.
+                let mut s2 = s.clone();
+                s2.stacks.push(Stack { cell: t, ..x.clone() });
                 let ctx = Ctx::new(self, &[When::OnEnter]);
-                let (r, one) = self.rollers(&ctx, s, &src, When::OnEnter);
+                let (r, one) = self.rollers(&ctx, &s2, &src, When::OnEnter);
                 let k = key(x.player, x.unit, t);
                 (r.contains(&k), one, ctx.card_id(&src))
             }
@@ -265,12 +268,20 @@ impl OpenWars {
                         });
                     }
                 }
-                (_, Some(until)) => s.lasting.push(Lasting {
-                    src: *src,
-                    clause: *clause,
-                    obj: Some(obj),
-                    until,
-                }),
+                (_, Some(until)) => {
+                    if !s
+                        .lasting
+                        .iter()
+                        .any(|l| l.src == *src && l.clause == *clause && l.obj == Some(obj))
+                    {
+                        s.lasting.push(Lasting {
+                            src: *src,
+                            clause: *clause,
+                            obj: Some(obj),
+                            until,
+                        });
+                    }
+                }
                 _ => {}
             }
         }

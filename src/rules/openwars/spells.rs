@@ -13,7 +13,7 @@ use super::effects::{Cond, Ctx, Out, When, key};
 use super::rule;
 use super::state::{Stack, State};
 use crate::rules::Violation;
-use crate::rules::kit::effects::{self as fx, Amount};
+use crate::rules::kit::effects::{self as fx, Amount, Host};
 use crate::rules::kit::{dice, v};
 
 /// What a spell's effect lets its target do.
@@ -443,5 +443,145 @@ impl OpenWars {
             *out.entry(self.unit(cu).id.clone()).or_default() += 1;
         }
         out
+    }
+
+    /// Player `foe`'s stacks in `t` the casualties destroy that an effect
+    /// in force may bring back (`return`), with the die faces it needs.
+    pub(super) fn returning(&self, s: &State, foe: u8, t: u8, casualties: &BTreeMap<String, u8>) -> Vec<(String, u8)> {
+        let mut out = Vec::new();
+        for y in s.stacks.iter().filter(|y| y.player == foe && y.cell == t) {
+            let id = &self.unit(y.unit).id;
+            if casualties.get(id).copied().unwrap_or(0) < y.n {
+                continue;
+            }
+            let k = Some(key(foe, y.unit, t));
+            let faces = s.lasting.iter().filter(|l| l.obj == k).find_map(|l| {
+                match self.t.fx.defs[usize::from(l.src.card)].clauses[usize::from(l.clause)].amount(Out::Return) {
+                    Some(Amount::Per { per: Cond::Roll(m), .. }) => Some(*m),
+                    _ => None,
+                }
+            });
+            if let Some(m) = faces {
+                out.push((id.clone(), m));
+            }
+        }
+        out
+    }
+
+    /// The dice of an attack for the destroyed stacks that may come back.
+    pub(super) fn check_returns(
+        &self,
+        s: &State,
+        unit: &str,
+        at: &str,
+        casualties: &BTreeMap<String, u8>,
+        rolls: &BTreeMap<String, u8>,
+    ) -> Result<(), Violation> {
+        let (Some(f), Some(u)) = (s.fight, self.t.unit_ix.get(unit)) else {
+            return Ok(());
+        };
+        let Some(x) = s.stacks.iter().find(|x| x.unit == u && x.cell == f.cell) else {
+            return Ok(());
+        };
+        let t = if f.ranged {
+            self.map(s).cell(at).unwrap_or(f.cell)
+        } else {
+            f.cell
+        };
+        let back = self.returning(s, 1 - x.player, t, casualties);
+        let want: Vec<&str> = back.iter().map(|(id, _)| id.as_str()).collect();
+        let got: Vec<&str> = rolls.keys().map(|k| k.as_str()).collect();
+        let faces: Vec<u8> = rolls.values().copied().collect();
+        if want != got || !dice::faces_ok(&faces, dice::D6) {
+            let card = s
+                .lasting
+                .iter()
+                .find(|l| {
+                    self.t.fx.defs[usize::from(l.src.card)].clauses[usize::from(l.clause)]
+                        .amount(Out::Return)
+                        .is_some()
+                })
+                .map(|l| format!(" (`{}`)", self.t.fx.names[usize::from(l.src.card)]))
+                .unwrap_or_default();
+            return Err(v(
+                rule::CASUALTIES,
+                format!("each destroyed stack an effect may bring back rolls one die{card}"),
+            )
+            .expected(if want.is_empty() {
+                "no `rolls`".to_string()
+            } else {
+                format!("rolls: one d6 for each of {}", want.join(", "))
+            })
+            .found(if got.is_empty() {
+                "no rolls".to_string()
+            } else {
+                format!(
+                    "rolls {}",
+                    rolls
+                        .iter()
+                        .map(|(k, d)| format!("{k}: {d}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            }));
+        }
+        Ok(())
+    }
+
+    /// The destroyed stacks whose die allows it come back as one token.
+    pub(super) fn bring_back(
+        &self,
+        s: &mut State,
+        foe: u8,
+        t: u8,
+        back: &[(String, u8)],
+        rolls: &BTreeMap<String, u8>,
+    ) {
+        for (id, m) in back {
+            let (Some(u), Some(d)) = (self.t.unit_ix.get(id.as_str()), rolls.get(id)) else {
+                continue;
+            };
+            if m & 1 << d != 0 {
+                self.add_tokens(s, foe, u, t, 1, &[0]);
+                let f = &mut s.fallen[usize::from(u)];
+                *f = f.saturating_sub(1);
+            }
+        }
+    }
+
+    /// The lasting `return` of a cast on every target that qualifies.
+    pub(super) fn cast_returns(&self, s: &mut State, d: u16, p: u8, from: u8, at: u8) {
+        let def = &self.t.fx.defs[usize::from(d)];
+        if !def.checked {
+            return;
+        }
+        let mut ctx = Ctx::new(self, &[When::Cast]);
+        ctx.caster = Some(from);
+        ctx.at = Some(at);
+        let src = fx::Src {
+            card: d,
+            owner: p,
+            at: None,
+        };
+        let mut add = Vec::new();
+        for (i, c) in def.clauses.iter().enumerate() {
+            let (Some(t), Some(until)) = (&c.target, c.until) else {
+                continue;
+            };
+            if c.amount(Out::Return).is_none() {
+                continue;
+            }
+            for o in ctx.candidates(s, &src, t.who) {
+                if t.cond.iter().all(|x| ctx.holds(s, &src, x, Some(o))) {
+                    add.push(super::effects::Lasting {
+                        src,
+                        clause: i as u8,
+                        obj: Some(o),
+                        until,
+                    });
+                }
+            }
+        }
+        s.lasting.extend(add);
     }
 }

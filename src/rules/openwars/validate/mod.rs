@@ -90,7 +90,14 @@ impl OpenWars {
                 tie,
                 roll,
                 casualties,
-            } => self.check_attack(s, unit, at, tie, roll, casualties, chance),
+                rolls,
+            } => {
+                self.check_attack(s, unit, at, tie, roll, casualties, chance)?;
+                if chance {
+                    self.check_returns(s, unit, at, casualties, rolls)?;
+                }
+                Ok(())
+            }
             Action::Retreat { unit, to, tokens, tie } => self.check_retreat(s, unit, to, *tokens, tie, chance),
             Action::Hold { unit, tie } => self.check_hold(s, unit, tie, chance),
             Action::Cast { .. } => self.check_cast(s, a, chance),
