@@ -173,6 +173,15 @@ impl Host for Ctx<'_> {
         if u == 0xFFFF {
             return self.e.cell_name(s, c).to_string();
         }
+        if p < 2 && self.e.find(s, p, u, c).is_none() && self.e.find(s, 1 - p, u, c).is_some() {
+            return format!(
+                "{}'s {} in {} (not {}'s)",
+                self.e.name(s, 1 - p),
+                self.e.unit(u).id,
+                self.e.cell_name(s, c),
+                self.e.name(s, p)
+            );
+        }
         if self.e.find(s, p, u, c).is_none() {
             return format!(
                 "{} in {}, where {} has none",
