@@ -98,7 +98,7 @@ impl OpenWars {
             .iter()
             .map(|&k| self.unit(((k >> 8) & 0xFFFF) as u16).id.clone())
             .collect();
-        if single != !roll.is_empty() || (single && roll.len() != 1) {
+        if single == roll.is_empty() || (single && roll.len() != 1) {
             return Err(v(
                 rule,
                 if single {
@@ -161,7 +161,7 @@ impl OpenWars {
             None => (false, false, self.cell_name(s, t).to_string()),
         };
         let need = rollers || single;
-        if need != !roll.is_empty() || roll.len() > 1 || !dice::faces_ok(roll, dice::D6) {
+        if need == roll.is_empty() || roll.len() > 1 || !dice::faces_ok(roll, dice::D6) {
             return Err(v(
                 rule::MOVEMENT,
                 if need {
@@ -268,19 +268,18 @@ impl OpenWars {
                         });
                     }
                 }
-                (_, Some(until)) => {
+                (_, Some(until))
                     if !s
                         .lasting
                         .iter()
-                        .any(|l| l.src == *src && l.clause == *clause && l.obj == Some(obj))
-                    {
-                        s.lasting.push(Lasting {
-                            src: *src,
-                            clause: *clause,
-                            obj: Some(obj),
-                            until,
-                        });
-                    }
+                        .any(|l| l.src == *src && l.clause == *clause && l.obj == Some(obj)) =>
+                {
+                    s.lasting.push(Lasting {
+                        src: *src,
+                        clause: *clause,
+                        obj: Some(obj),
+                        until,
+                    });
                 }
                 _ => {}
             }

@@ -383,6 +383,7 @@ impl OpenWars {
     }
 
     /// Random dice and casualties for the attack a cast grants.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn random_strike(
         &self,
         s: &State,
