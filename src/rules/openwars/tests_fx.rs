@@ -307,3 +307,100 @@ fn a_lasting_spell_with_several_outcomes_gives_each_once() {
         "initiative 3 (3, +1 by `capital`, -1 by `reckless-charge`)"
     );
 }
+
+fn with_path(a: Action, p: &[&str], attack: Option<super::actions::Strike>) -> Action {
+    let mut a = a;
+    if let Action::Cast { path, attack: k, .. } = &mut a {
+        *path = p.iter().map(|c| c.to_string()).collect();
+        *k = attack;
+    }
+    a
+}
+
+#[test]
+fn spell_moves_keep_to_their_bound_owner_and_place() {
+    let e = engine_with(&[]);
+    // Call of the Jaguar: a friendly Amazon unit, up to 2 steps, never into the enemy.
+    let mut s = position(&e, "amazons", "orcs", Phase::Movement, 9);
+    put(&e, &mut s, 0, "jungle-shaman", "b1", 1);
+    put(&e, &mut s, 0, "jaguar-riders", "b1", 2);
+    put(&e, &mut s, 1, "orc-warriors", "c2", 2);
+    let jaguar = |t: &str, at: &str, p: &[&str]| {
+        with_path(cast("call-of-the-jaguar", "jungle-shaman", "b1", at, Some(t)), p, None)
+    };
+    let s2 = go(&e, s.clone(), jaguar("jaguar-riders", "b1", &["b2", "b3"]));
+    assert_eq!(count(&e, &s2, "jaguar-riders", "b3"), 2);
+    assert_eq!(
+        s2.stacks
+            .iter()
+            .find(|x| e.unit(x.unit).id == "jaguar-riders")
+            .unwrap()
+            .mp[0],
+        4,
+        "no points spent"
+    );
+    for (bad, why) in [
+        (jaguar("jaguar-riders", "b1", &["b2", "b3", "b4"]), "beyond the bound"),
+        (jaguar("jaguar-riders", "b1", &["c1", "c2"]), "into the enemy"),
+        (jaguar("jaguar-riders", "b1", &["b3"]), "not a neighbour"),
+        (jaguar("jaguar-riders", "b1", &[]), "no path"),
+        (jaguar("orc-warriors", "c2", &["d2"]), "the enemy's unit"),
+    ] {
+        let v = e.validate(&s, &bad).expect_err(why);
+        assert_eq!(v.rule, "OW-16", "{why}: {}", v.message);
+    }
+    // Infernal Portal: to a location its player controls, nowhere else.
+    let mut s = position(&e, "demons", "elves", Phase::Movement, 9);
+    put(&e, &mut s, 0, "demon-warlock", "c2", 1);
+    put(&e, &mut s, 0, "cultists", "c2", 2);
+    put(&e, &mut s, 0, "imps", "e1", 1);
+    put(&e, &mut s, 1, "forest-wardens", "c3", 1);
+    let portal = |p: &[&str]| {
+        with_path(
+            cast("infernal-portal", "demon-warlock", "c2", "c2", Some("cultists")),
+            p,
+            None,
+        )
+    };
+    let s2 = go(&e, s.clone(), portal(&["e1"]));
+    assert_eq!(count(&e, &s2, "cultists", "e1"), 2);
+    assert!(e.validate(&s, &portal(&["c3"])).is_err(), "held by the enemy");
+    assert!(e.validate(&s, &portal(&["c1"])).is_err(), "held by nobody");
+}
+
+#[test]
+fn bloodthirst_needs_a_hit_scored_and_its_attack_recorded() {
+    let e = engine_with(&[]);
+    let mut s = position(&e, "barbarians", "undead", Phase::Combat, 9);
+    put(&e, &mut s, 0, "storm-shaman", "c3", 1);
+    put(&e, &mut s, 0, "barbarian-raiders", "c3", 2);
+    put(&e, &mut s, 1, "skeletons", "c3", 3);
+    let strike = |roll: Vec<u8>, k: u8| super::actions::Strike {
+        roll,
+        casualties: BTreeMap::from([("skeletons".to_string(), k)]),
+    };
+    let thirst = |a| {
+        with_path(
+            cast("bloodthirst", "storm-shaman", "c3", "c3", Some("barbarian-raiders")),
+            &[],
+            a,
+        )
+    };
+    let v = e
+        .validate(&s, &thirst(Some(strike(vec![1, 2], 2))))
+        .expect_err("no hit scored yet");
+    assert!(v.message.contains("bloodthirst"), "{}", v.message);
+    let i = s
+        .stacks
+        .iter()
+        .position(|x| e.unit(x.unit).id == "barbarian-raiders")
+        .unwrap();
+    s.stacks[i].hits = 1;
+    assert!(e.validate(&s, &thirst(None)).is_err(), "the attack is owed");
+    assert_eq!(
+        e.validate(&s, &thirst(Some(strike(vec![1, 2], 1)))).unwrap_err().rule,
+        "OW-13"
+    );
+    let s2 = go(&e, s, thirst(Some(strike(vec![1, 2], 2))));
+    assert_eq!(count(&e, &s2, "skeletons", "c3"), 1);
+}
