@@ -129,9 +129,11 @@ impl Effect {
             for o in &c.outcomes {
                 match &o.amount {
                     Amount::Exactly(n) | Amount::UpTo(n) => out.push(n.abs()),
-                    Amount::Per { step, max, .. } => {
+                    Amount::Per { per, step, max } => {
                         out.push(step.abs());
                         out.extend(max.map(i64::abs));
+                        // `per: {roll: [5, 6]}`: the faces are the text's too.
+                        per.arg.numbers(&mut out);
                     }
                 }
             }

@@ -39,10 +39,16 @@ pub enum Action {
         to: String,
         #[serde(default = "one", skip_serializing_if = "is_one")]
         tokens: u8,
+        /// The die a feature of `to` makes the stack roll on entering.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        roll: Vec<u8>,
     },
     /// The next combat to resolve.
     Fight {
         at: String,
+        /// The die each stack rolls for a combat-start feature, per unit.
+        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+        rolls: BTreeMap<String, u8>,
     },
     Attack {
         unit: String,
@@ -54,6 +60,10 @@ pub enum Action {
         /// The defender's choice: tokens removed per unit.
         #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
         casualties: BTreeMap<String, u8>,
+        /// The die each destroyed stack rolls for an effect that may bring
+        /// it back, per unit.
+        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+        rolls: BTreeMap<String, u8>,
     },
     Retreat {
         unit: String,
@@ -79,6 +89,31 @@ pub enum Action {
         /// What a spell whose effect the engine cannot check did, in words.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         effect: Option<String>,
+        /// The die (or dice) a spell's outcome hangs on.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        roll: Vec<u8>,
+        /// One die per stack of the target location, when each rolls.
+        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+        rolls: BTreeMap<String, u8>,
+        /// The locations the target moves through (a spell's move, a
+        /// teleport: one location).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        path: Vec<String>,
+        /// The attack a spell grants the target, where it ends up.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        attack: Option<Strike>,
+        /// The spell a dispel cancels.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cancels: Option<String>,
     },
     EndTurn,
+}
+
+/// An attack a spell grants: its dice and the defender's casualties.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Strike {
+    pub roll: Vec<u8>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub casualties: BTreeMap<String, u8>,
 }

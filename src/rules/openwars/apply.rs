@@ -59,7 +59,13 @@ impl OpenWars {
                 let mv = self.unit(u).movement;
                 self.add_tokens(&mut s, p, u, c, *tokens, &[mv; 4]);
             }
-            Action::Move { unit, from, to, tokens } => {
+            Action::Move {
+                unit,
+                from,
+                to,
+                tokens,
+                roll,
+            } => {
                 let m = self.map(&s);
                 let (Some(u), Some(f), Some(t)) = (self.t.unit_ix.get(unit.as_str()), m.cell(from), m.cell(to)) else {
                     return s;
@@ -82,9 +88,17 @@ impl OpenWars {
                 {
                     s.stacks[j].mp = [0; 4];
                 }
+                // A feature whose die the entering stack rolled.
+                if !roll.is_empty() {
+                    let k = super::effects::key(p, u, t);
+                    let changes = self.fire_dice(&s, When::OnEnter, t, Some(k), roll, vec![(k, roll[0])]);
+                    let lost: Vec<_> = changes.into_iter().filter(|c| c.2.out == Out::LoseToken).collect();
+                    self.apply_changes(&mut s, &lost);
+                }
             }
-            Action::Fight { at } => {
+            Action::Fight { at, rolls } => {
                 let Some(c) = self.map(&s).cell(at) else { return s };
+                self.start_fight_features(&mut s, c, rolls);
                 let ranged = self.ranged_pending(&s) & bit(c) != 0 && self.contested_pending(&s) & bit(c) == 0;
                 if !ranged {
                     s.contested_started = true;
@@ -99,14 +113,17 @@ impl OpenWars {
                     round: 1,
                     attacked: false,
                 });
+                // A feature may have left one side (or nobody) here.
+                self.advance_fight(&mut s);
             }
             Action::Attack {
                 unit,
                 at,
                 roll,
                 casualties,
+                rolls,
                 ..
-            } => self.do_attack(&mut s, unit, at, roll, casualties),
+            } => self.do_attack(&mut s, unit, at, roll, casualties, rolls),
             Action::Retreat { unit, to, tokens, .. } => self.do_retreat(&mut s, unit, to, *tokens),
             Action::Hold { unit, .. } => {
                 if let (Some(f), Some(u)) = (s.fight, self.t.unit_ix.get(unit.as_str()))
@@ -126,6 +143,11 @@ impl OpenWars {
                 from,
                 at,
                 target,
+                roll,
+                rolls,
+                cancels,
+                path,
+                attack,
                 ..
             } => {
                 let m = self.map(&s);
@@ -138,9 +160,19 @@ impl OpenWars {
                 {
                     let cost = self.spell_cost(&s, p, cu, f, self.t.spells[usize::from(sp)].cost);
                     s.mana[usize::from(p)] = s.mana[usize::from(p)].saturating_sub(cost);
+                    // A free spell in store is used up.
+                    if let Some(i) = self.free_spell(&s, p) {
+                        s.lasting.remove(i);
+                    }
                     if let Some(d) = self.t.fx.spells[usize::from(sp)] {
                         let tu = target.as_deref().and_then(|id| self.t.unit_ix.get(id));
-                        self.cast_apply(&mut s, d, p, f, t, tu);
+                        let dice = self.cast_dice(&s, d, p, f, t, roll, rolls).unwrap_or_default();
+                        self.cast_apply(&mut s, d, p, f, t, tu, roll, dice);
+                        self.apply_grant(&mut s, d, p, t, tu, path, attack.as_ref());
+                        self.cast_returns(&mut s, d, p, f, t);
+                    }
+                    if let Some(id) = cancels {
+                        self.cancel(&mut s, id);
                     }
                 }
             }
@@ -148,6 +180,7 @@ impl OpenWars {
         if s.fight.is_none() {
             s.lasting.retain(|l| l.until != super::effects::Until::ThisCombat);
         }
+        self.note_holders(&mut s);
         s
     }
 
@@ -250,6 +283,9 @@ impl OpenWars {
         s.uses.reset(super::effects::Per::Turn);
         s.fallen.iter_mut().for_each(|f| *f = 0);
         for x in &mut s.stacks {
+            x.hits = 0;
+            x.struck = false;
+            x.wounded = false;
             x.attacked = false;
             x.retreated = false;
             x.fought = false;
@@ -310,17 +346,7 @@ impl OpenWars {
         let i = match self.find(s, p, u, c) {
             Some(i) => i,
             None => {
-                s.stacks.push(Stack {
-                    player: p,
-                    unit: u,
-                    cell: c,
-                    n: 0,
-                    mp: [0; 4],
-                    attacked: false,
-                    retreated: false,
-                    fought: false,
-                    acted: false,
-                });
+                s.stacks.push(Stack::new(p, u, c, 0));
                 s.stacks.len() - 1
             }
         };
@@ -357,13 +383,13 @@ impl OpenWars {
         at: &str,
         roll: &[u8],
         casualties: &BTreeMap<String, u8>,
+        rolls: &BTreeMap<String, u8>,
     ) {
         let Some(f) = s.fight else { return };
         let Some(u) = self.t.unit_ix.get(unit) else { return };
         let Some(i) = s.stacks.iter().position(|x| x.unit == u && x.cell == f.cell) else {
             return;
         };
-        let p = s.stacks[i].player;
         let t = if f.ranged {
             self.map(s).cell(at).unwrap_or(f.cell)
         } else {
@@ -381,12 +407,28 @@ impl OpenWars {
         if let Some(ff) = s.fight.as_mut() {
             ff.attacked = true;
         }
-        // The shields that ignored hits are used up.
         let attack = self.attack_of(s, &s.stacks[i]);
         let hits = roll.iter().filter(|&&d| d <= attack).count() as u32;
+        let foe = 1 - s.stacks[i].player;
+        let back = self.returning(s, foe, t, casualties);
+        self.strike(s, i, t, hits, casualties);
+        self.bring_back(s, foe, t, &back, rolls);
+        self.advance_fight(s);
+    }
+
+    /// Stack `i` deals `hits` hits in `t`: the shields that ignore some are
+    /// used up, the casualties are set aside, the bonuses its attack had
+    /// stripped come back.
+    pub(super) fn strike(&self, s: &mut State, i: usize, t: u8, hits: u32, casualties: &BTreeMap<String, u8>) {
+        let p = s.stacks[i].player;
+        s.stacks[i].hits = hits.min(255) as u8;
+        self.unstrip(s, i);
         let (_, ignored, _) = self.after_shields(s, 1 - p, t, hits);
         if ignored > 0 {
             self.spend_shields(s, 1 - p, t, ignored);
+        }
+        for y in s.stacks.iter_mut().filter(|y| y.player != p && y.cell == t) {
+            y.struck = true;
         }
         for (id, &k) in casualties {
             let Some(cu) = self.t.unit_ix.get(id.as_str()) else {
@@ -395,10 +437,10 @@ impl OpenWars {
             if let Some(j) = self.find(s, 1 - p, cu, t) {
                 let k = k.min(s.stacks[j].n);
                 s.fallen[usize::from(cu)] = s.fallen[usize::from(cu)].saturating_add(k);
+                s.stacks[j].wounded |= k > 0;
                 self.take_tokens(s, j, k);
             }
         }
-        self.advance_fight(s);
     }
 
     pub(super) fn do_retreat(&self, s: &mut State, unit: &str, to: &str, tokens: u8) {

@@ -18,14 +18,35 @@ impl OpenWars {
             Action::OrderRoll { roll } => roll.clear(),
             Action::Collect { from, .. } => from.sort(),
             Action::Attack {
-                tie, roll, casualties, ..
+                tie,
+                roll,
+                casualties,
+                rolls,
+                ..
             } => {
                 tie.clear();
                 roll.clear();
                 casualties.clear();
+                rolls.clear();
             }
             Action::Retreat { tie, .. } | Action::Hold { tie, .. } => tie.clear(),
-            Action::Cast { effect, .. } => *effect = None,
+            Action::Cast {
+                effect,
+                roll,
+                rolls,
+                attack,
+                ..
+            } => {
+                *effect = None;
+                roll.clear();
+                rolls.clear();
+                if let Some(a) = attack {
+                    a.roll.clear();
+                    a.casualties.clear();
+                }
+            }
+            Action::Move { roll, .. } => roll.clear(),
+            Action::Fight { rolls, .. } => rolls.clear(),
             _ => {}
         }
         c
@@ -75,6 +96,7 @@ impl OpenWars {
                 tie,
                 roll,
                 casualties,
+                rolls,
             } => {
                 *tie = tie_for(s, unit, rng);
                 roll.clear();
@@ -94,25 +116,42 @@ impl OpenWars {
                 } else {
                     f.cell
                 };
-                let (due, _, caps) = self.after_shields(s, 1 - x.player, t, hits as u32);
-                let hits = due as usize;
-                // Defender tokens, cheapest first, equal costs shuffled.
-                let mut pool: Vec<(u8, u32, u16)> = Vec::new();
-                for y in s.stacks.iter().filter(|y| y.player != x.player && y.cell == t) {
-                    let cap = caps.iter().find(|(u, _)| *u == y.unit).map_or(y.n, |c| c.1);
-                    for _ in 0..cap {
-                        pool.push((self.unit(y.unit).cost, rng.u32(..), y.unit));
-                    }
-                }
-                pool.sort_unstable();
-                for &(_, _, cu) in pool.iter().take(hits) {
-                    *casualties.entry(self.unit(cu).id.clone()).or_default() += 1;
-                }
+                *casualties = self.random_casualties(s, x, t, hits as u32, rng);
+                *rolls = self
+                    .returning(s, 1 - x.player, t, casualties)
+                    .into_iter()
+                    .map(|(id, _)| (id, rng.u8(1..=6)))
+                    .collect();
             }
             Action::Retreat { unit, tie, .. } | Action::Hold { unit, tie } => {
                 *tie = tie_for(s, unit, rng);
             }
-            _ => {}
+            Action::Cast { .. } => {
+                self.roll_effects(s, a, rng);
+                if let Action::Cast {
+                    spell,
+                    caster,
+                    at,
+                    target,
+                    path,
+                    attack: attack @ Some(_),
+                    ..
+                } = a
+                {
+                    let m = self.map(s);
+                    let sp = self
+                        .t
+                        .spell_ix
+                        .get(spell.as_str())
+                        .and_then(|i| self.t.fx.spells[usize::from(i)]);
+                    let owner = self.t.unit_ix.get(caster.as_str()).and_then(|u| self.owner(s, u));
+                    let tu = target.as_deref().and_then(|id| self.t.unit_ix.get(id));
+                    if let (Some(d), Some(p), Some(t)) = (sp, owner, m.cell(at)) {
+                        *attack = self.random_strike(s, d, p, t, tu, path, rng).or(attack.take());
+                    }
+                }
+            }
+            _ => self.roll_effects(s, a, rng),
         }
     }
 

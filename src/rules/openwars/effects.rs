@@ -60,6 +60,7 @@ words! {
         NoPush = "no-push",
         StripBonuses = "strip-bonuses",
         FreeEntry = "free-entry",
+        Return = "return",
     }
 }
 
@@ -88,6 +89,23 @@ pub enum Cond {
     Adjacent,
     SameLocation,
     CostAtMost(u8),
+    /// The die recorded for the target (or the cast) shows one of these
+    /// faces (bit n = face n).
+    Roll(u8),
+    /// The target's player held the location before the combat began.
+    HeldBefore,
+    /// The cast's hits destroy the target stack.
+    Destroys,
+    /// The target stack has more than one token.
+    NotLast,
+    /// The target stack scored a hit this turn.
+    Scored,
+    /// The target stack lost a token in combat this turn.
+    Wounded,
+    /// The target stack was attacked this turn.
+    Struck,
+    /// Before the combat phase of the turn.
+    BeforeCombat,
 }
 
 #[derive(Clone, Debug)]
@@ -120,6 +138,14 @@ impl Vocab for Owv {
             ("adjacent", Arg::None) => Cond::Adjacent,
             ("same-location", Arg::None) => Cond::SameLocation,
             ("cost-at-most", Arg::Int(n)) => Cond::CostAtMost((*n).clamp(0, 255) as u8),
+            ("roll", a) => Cond::Roll(faces(a)?),
+            ("held-before", Arg::None) => Cond::HeldBefore,
+            ("destroys", Arg::None) => Cond::Destroys,
+            ("not-last", Arg::None) => Cond::NotLast,
+            ("scored", Arg::None) => Cond::Scored,
+            ("wounded", Arg::None) => Cond::Wounded,
+            ("struck", Arg::None) => Cond::Struck,
+            ("before-combat", Arg::None) => Cond::BeforeCombat,
             _ => return None,
         })
     }
@@ -137,8 +163,34 @@ impl Vocab for Owv {
             Cond::Adjacent => "in a location next to the caster's".into(),
             Cond::SameLocation => "in the caster's location".into(),
             Cond::CostAtMost(n) => format!("costing at most {n}"),
+            Cond::Roll(m) => format!(
+                "on a die showing {}",
+                (1..=6)
+                    .filter(|f| m & 1 << f != 0)
+                    .map(|f| f.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            ),
+            Cond::HeldBefore => "of the side that held the location before the combat".into(),
+            Cond::Destroys => "destroyed by the hits".into(),
+            Cond::NotLast => "with more than one token".into(),
+            Cond::Scored => "that scored a hit this turn".into(),
+            Cond::Wounded => "that lost a token in combat this turn".into(),
+            Cond::Struck => "that was attacked this turn".into(),
+            Cond::BeforeCombat => "before the combat phase".into(),
         }
     }
+}
+
+/// Die faces as bits (bit n = face n): `roll: [5, 6]`.
+fn faces(a: &Arg) -> Option<u8> {
+    let list = match a {
+        Arg::Int(n) => vec![*n],
+        Arg::Ints(v) => v.clone(),
+        _ => return None,
+    };
+    list.iter()
+        .try_fold(0u8, |m, &f| (1..=6).contains(&f).then_some(m | 1 << f))
 }
 
 pub type Def = fx::Def<Owv>;
@@ -150,7 +202,7 @@ pub fn key(player: u8, unit: u16, cell: u8) -> u32 {
     u32::from(player) << 24 | u32::from(unit) << 8 | u32::from(cell)
 }
 
-fn parts(k: u32) -> (u8, u16, u8) {
+pub(super) fn parts(k: u32) -> (u8, u16, u8) {
     ((k >> 24) as u8, (k >> 8) as u16, k as u8)
 }
 
@@ -161,6 +213,14 @@ pub struct Ctx<'a> {
     pub open: u32,
     pub caster: Option<u8>,
     pub at: Option<u8>,
+    /// The single die (or dice) recorded for the outcome.
+    pub roll: Vec<u8>,
+    /// One die per target stack.
+    pub dice: Vec<(u32, u8)>,
+    /// The hits a cast deals its target (for `destroys`).
+    pub hits: i16,
+    /// A spell that brings a unit back: its target is not on the map.
+    pub raise: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -170,6 +230,10 @@ impl<'a> Ctx<'a> {
             open: open.iter().fold(0, |b, w| b | 1 << (*w as u32)),
             caster: None,
             at: None,
+            roll: Vec::new(),
+            dice: Vec::new(),
+            hits: 0,
+            raise: false,
         }
     }
 }
@@ -196,6 +260,10 @@ impl OpenWars {
 
     /// A modifier of `out` for stack `x` (features and lasting spells).
     pub(super) fn modifier(&self, s: &State, out: Out, x: &Stack) -> i16 {
+        // A purifying strike leaves the next attack with no bonus.
+        if matches!(out, Out::Attack | Out::Range) && self.stripped(s, x) {
+            return 0;
+        }
         let ctx = Ctx::new(self, &[When::Continuous]);
         fx::modifier(
             &ctx,
@@ -247,6 +315,7 @@ impl OpenWars {
             };
             caps.push((y.unit, cap));
         }
+        ignored += self.side_shields(s, foe, t).max(0);
         let ignored = (ignored as u32).min(hits);
         let most: u32 = caps.iter().map(|(_, c)| u32::from(*c)).sum();
         ((hits - ignored).min(most), ignored, caps)
@@ -331,17 +400,7 @@ impl OpenWars {
 
     /// The gold one token of `u` costs to recruit in `c` for `p`.
     pub(super) fn recruit_cost(&self, s: &State, p: u8, u: u16, c: u8) -> u32 {
-        let x = Stack {
-            player: p,
-            unit: u,
-            cell: c,
-            n: 1,
-            mp: [0; 4],
-            attacked: false,
-            retreated: false,
-            fought: false,
-            acted: false,
-        };
+        let x = Stack::new(p, u, c, 1);
         let m = self.modifier(s, Out::RecruitCost, &x);
         let cost = i16::from(self.unit(u).cost);
         (if m < 0 { (cost + m).max(1) } else { cost + m }).max(0) as u32
@@ -349,17 +408,10 @@ impl OpenWars {
 
     /// The mana `spell` costs a caster of `u` in `c` for `p`.
     pub(super) fn spell_cost(&self, s: &State, p: u8, u: u16, c: u8, base: u8) -> u32 {
-        let x = Stack {
-            player: p,
-            unit: u,
-            cell: c,
-            n: 1,
-            mp: [0; 4],
-            attacked: false,
-            retreated: false,
-            fought: false,
-            acted: false,
-        };
+        let x = Stack::new(p, u, c, 1);
+        if self.free_spell(s, p).is_some() {
+            return 0;
+        }
         let m = self.modifier(s, Out::ManaCost, &x);
         (if m < 0 {
             (i16::from(base) + m).max(1)
@@ -371,7 +423,10 @@ impl OpenWars {
 
     /// The changes a cast of `spell` by player `p` makes: its chosen
     /// target (a stack of `target` in `at`) for each outcome, or every
-    /// stack that qualifies for a clause that reaches all.
+    /// stack that qualifies for a clause that reaches all. A die (`roll`,
+    /// `dice`) or a destruction an outcome hangs on decides whether it
+    /// lands: a target that misses it is no wrong target, it just gets none.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn cast_changes(
         &self,
         s: &State,
@@ -380,18 +435,41 @@ impl OpenWars {
         from: u8,
         at: u8,
         target: Option<u16>,
+        roll: &[u8],
+        dice: Vec<(u32, u8)>,
     ) -> (Ctx<'_>, Src<u32>, Vec<fx::Change<Out, u32>>) {
         let mut ctx = Ctx::new(self, &[When::Cast]);
         ctx.caster = Some(from);
         ctx.at = Some(at);
+        ctx.roll = roll.to_vec();
+        ctx.dice = dice;
+        ctx.raise = self.grant(d).raise;
+        let def = &self.t.fx.defs[usize::from(d)];
+        ctx.hits = def
+            .clauses
+            .iter()
+            .filter_map(|c| match c.amount(Out::Hits) {
+                Some(fx::Amount::Exactly(n)) => Some(*n),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0);
         let src = Src {
             card: d,
             owner: p,
             at: None,
         };
+        let outcome_cond = |x: &Cond| matches!(x, Cond::Roll(_) | Cond::Destroys);
         let mut out = Vec::new();
-        for c in &self.t.fx.defs[usize::from(d)].clauses {
+        for c in &def.clauses {
             let Some(t) = &c.target else { continue };
+            // A clause whose one die failed gives nothing.
+            if c.cond.iter().any(|x| match x {
+                Cond::Roll(m) => !roll.first().is_some_and(|f| *f <= 6 && m & 1 << f != 0),
+                _ => false,
+            }) {
+                continue;
+            }
             let objs: Vec<u32> = if t.count == fx::Count::All {
                 ctx.candidates(s, &src, t.who)
                     .into_iter()
@@ -399,7 +477,16 @@ impl OpenWars {
                     .collect()
             } else {
                 let owner = if matches!(t.who, Who::EnemyUnit) { 1 - p } else { p };
-                target.map(|u| key(owner, u, at)).into_iter().collect()
+                target
+                    .map(|u| key(owner, u, at))
+                    .into_iter()
+                    .filter(|o| {
+                        t.cond
+                            .iter()
+                            .filter(|x| outcome_cond(x))
+                            .all(|x| ctx.holds(s, &src, x, Some(*o)))
+                    })
+                    .collect()
             };
             for o in objs {
                 for (out_, a) in &c.out {
@@ -417,8 +504,19 @@ impl OpenWars {
     }
 
     /// A cast applied: lasting outcomes on their stacks, hits dealt.
-    pub(super) fn cast_apply(&self, s: &mut State, d: u16, p: u8, from: u8, at: u8, target: Option<u16>) {
-        let (ctx, src, changes) = self.cast_changes(s, d, p, from, at, target);
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn cast_apply(
+        &self,
+        s: &mut State,
+        d: u16,
+        p: u8,
+        from: u8,
+        at: u8,
+        target: Option<u16>,
+        roll: &[u8],
+        dice: Vec<(u32, u8)>,
+    ) {
+        let (ctx, src, changes) = self.cast_changes(s, d, p, from, at, target, roll, dice);
         let Ok(ok) = fx::allow(&ctx, s, &src, &changes, "") else {
             return;
         };
@@ -427,10 +525,27 @@ impl OpenWars {
                 s.uses.add(p, d, c, per);
             }
         }
+        let mut given: Vec<(u8, Option<u32>)> = Vec::new();
         for (ch, &c) in changes.iter().zip(&ok.of) {
             let clause = &self.t.fx.defs[usize::from(d)].clauses[usize::from(c)];
             match (ch.out, clause.until) {
                 (Out::Hits, _) => {
+                    let (q, u, cell) = parts(ch.obj.unwrap_or(0));
+                    if let Some(j) = self.find(s, q, u, cell) {
+                        // A shield ignores the first hits.
+                        let shield = self.modifier(s, Out::IgnoreHits, &s.stacks[j]).max(0) as u32
+                            + self.side_shields(s, q, cell).max(0) as u32;
+                        let ignored = shield.min(ch.n.max(0) as u32);
+                        if ignored > 0 {
+                            self.spend_shields(s, q, cell, ignored);
+                        }
+                        let k = ((ch.n.max(0) as u32 - ignored) as u8).min(s.stacks[j].n);
+                        s.fallen[usize::from(u)] = s.fallen[usize::from(u)].saturating_add(k);
+                        s.stacks[j].wounded |= k > 0;
+                        self.take_tokens(s, j, k);
+                    }
+                }
+                (Out::LoseToken, _) => {
                     let (q, u, cell) = parts(ch.obj.unwrap_or(0));
                     if let Some(j) = self.find(s, q, u, cell) {
                         let k = (ch.n.max(0) as u8).min(s.stacks[j].n);
@@ -438,6 +553,7 @@ impl OpenWars {
                         self.take_tokens(s, j, k);
                     }
                 }
+                (Out::Mana, _) => s.mana[usize::from(p)] = s.mana[usize::from(p)].saturating_add(ch.n.max(0) as u32),
                 (_, Some(until)) => {
                     // Movement gained during the movement phase counts at once.
                     if ch.out == Out::Movement {
@@ -448,12 +564,18 @@ impl OpenWars {
                             }
                         }
                     }
-                    s.lasting.push(Lasting {
-                        src,
-                        clause: c,
-                        obj: ch.obj,
-                        until,
-                    });
+                    // One lasting outcome per clause and target: it gives
+                    // every outcome of its clause (+1 Attack and -1
+                    // Initiative are one entry, not two).
+                    if !given.contains(&(c, ch.obj)) {
+                        given.push((c, ch.obj));
+                        s.lasting.push(Lasting {
+                            src,
+                            clause: c,
+                            obj: ch.obj,
+                            until,
+                        });
+                    }
                 }
                 _ => {}
             }
@@ -486,132 +608,5 @@ impl OpenWars {
             .filter(|src| src.at.is_some_and(|k| parts(k).2 == c))
             .collect();
         fx::fire(&ctx, s, &srcs, when, x.map(|x| key(x.player, x.unit, x.cell)))
-    }
-}
-
-impl Host for Ctx<'_> {
-    type V = Owv;
-    type State = State;
-    type Obj = u32;
-
-    fn def(&self, src: &Src<u32>) -> &Def {
-        &self.e.t.fx.defs[usize::from(src.card)]
-    }
-
-    fn card_id(&self, src: &Src<u32>) -> String {
-        self.e.t.fx.names[usize::from(src.card)].clone()
-    }
-
-    fn open(&self, _s: &State, _src: &Src<u32>, when: When) -> bool {
-        self.open & 1 << (when as u32) != 0
-    }
-
-    fn now(&self, s: &State) -> String {
-        format!("the {} phase", s.phase.name())
-    }
-
-    fn holds(&self, s: &State, src: &Src<u32>, c: &Cond, obj: Option<u32>) -> bool {
-        let e = self.e;
-        let here = src.at.map(|k| parts(k).2).or(self.at);
-        let unit = obj
-            .map(parts)
-            .filter(|(_, u, _)| *u != 0xFFFF)
-            .map(|(_, u, _)| e.unit(u));
-        let owner = src.owner;
-        match c {
-            Cond::Type(t) => unit.is_some_and(|u| u.ty == *t),
-            Cond::NotType(t) => unit.is_some_and(|u| u.ty != *t),
-            Cond::Faction(f) => unit.is_some_and(|u| e.t.factions[usize::from(u.faction)] == *f),
-            Cond::NotFaction(f) => unit.is_some_and(|u| e.t.factions[usize::from(u.faction)] != *f),
-            Cond::Ranged => unit.is_some_and(|u| u.range > 0),
-            Cond::CostAtMost(n) => unit.is_some_and(|u| u.cost <= *n),
-            Cond::AdjacentCity => here.is_some_and(|c| {
-                owner < 2 && {
-                    let m = e.map(s);
-                    let ctrl = e.controlled(s, owner);
-                    m.grid
-                        .neighbours(c)
-                        .iter()
-                        .any(|&n| ctrl & (1 << n) != 0 && TYPES[usize::from(m.cells[usize::from(n)].ty)] == "city")
-                }
-            }),
-            Cond::FirstControl => here.is_some_and(|c| s.held & (1 << c) == 0),
-            Cond::OwnUnitType(t) => here.is_some_and(|c| {
-                owner < 2
-                    && s.stacks
-                        .iter()
-                        .any(|x| x.player == owner && x.cell == c && e.unit(x.unit).ty == *t)
-            }),
-            Cond::Adjacent => match (self.caster, self.at) {
-                (Some(a), Some(b)) => e.map(s).grid.adjacent(a, b),
-                _ => false,
-            },
-            Cond::SameLocation => self.caster.is_some() && self.caster == obj.map(|k| parts(k).2).or(self.at),
-        }
-    }
-
-    fn count(&self, _s: &State, _src: &Src<u32>, _c: &Cond, _obj: Option<u32>) -> i16 {
-        0
-    }
-
-    fn is(&self, s: &State, src: &Src<u32>, who: Who, k: u32) -> bool {
-        let (p, u, c) = parts(k);
-        let stack = u != 0xFFFF && s.stacks.iter().any(|x| x.player == p && x.unit == u && x.cell == c);
-        let here = src.at.map(|a| parts(a).2).or(self.at);
-        match who {
-            Who::UnitHere => u != 0xFFFF && here == Some(c),
-            Who::FriendlyUnit => stack && p == src.owner && self.at.is_none_or(|a| a == c),
-            Who::EnemyUnit => stack && p != src.owner && self.at.is_none_or(|a| a == c),
-            Who::FriendlyUnits => stack && p == src.owner && here == Some(c),
-            Who::EnemyUnits => stack && p != src.owner && here == Some(c),
-            Who::Controller => u == 0xFFFF && p == src.owner,
-            Who::Location => u == 0xFFFF && here == Some(c),
-        }
-    }
-
-    fn candidates(&self, s: &State, src: &Src<u32>, who: Who) -> Vec<u32> {
-        match who {
-            Who::Controller => (src.owner < 2).then(|| key(src.owner, 0xFFFF, 0)).into_iter().collect(),
-            Who::Location => self.at.map(|c| key(255, 0xFFFF, c)).into_iter().collect(),
-            _ => s
-                .stacks
-                .iter()
-                .map(|x| key(x.player, x.unit, x.cell))
-                .filter(|&k| self.is(s, src, who, k))
-                .collect(),
-        }
-    }
-
-    fn cap(&self, _s: &State, _src: &Src<u32>, _out: Out, _obj: Option<u32>) -> Option<i16> {
-        None
-    }
-
-    fn used(&self, s: &State, src: &Src<u32>, clause: u8, per: Per) -> u8 {
-        s.uses.get(src.owner, src.card, clause, per)
-    }
-
-    fn afford(&self, _s: &State, _src: &Src<u32>, _res: Res, _n: i16) -> bool {
-        true
-    }
-
-    fn show(&self, s: &State, k: u32) -> String {
-        let (p, u, c) = parts(k);
-        if u == 0xFFFF {
-            return self.e.cell_name(s, c).to_string();
-        }
-        if self.e.find(s, p, u, c).is_none() {
-            return format!(
-                "{} in {}, where {} has none",
-                self.e.unit(u).id,
-                self.e.cell_name(s, c),
-                self.e.name(s, p)
-            );
-        }
-        format!(
-            "{}'s {} in {}",
-            self.e.name(s, p),
-            self.e.unit(u).id,
-            self.e.cell_name(s, c)
-        )
     }
 }

@@ -79,6 +79,7 @@ impl OpenWars {
                 from: from.clone(),
                 to: cell(rng),
                 tokens: rng.u8(1..=x.n + 1),
+                roll: Vec::new(),
             });
             out.push(Action::Attack {
                 unit: u.clone(),
@@ -86,6 +87,7 @@ impl OpenWars {
                 tie: Vec::new(),
                 roll: Vec::new(),
                 casualties: BTreeMap::new(),
+                rolls: BTreeMap::new(),
             });
             out.push(Action::Retreat {
                 unit: u.clone(),
@@ -98,19 +100,20 @@ impl OpenWars {
                 tie: Vec::new(),
             });
             if let Some(sp) = self.t.spells.get(rng.usize(..self.t.spells.len().max(1))) {
-                out.push(Action::Cast {
-                    spell: sp.id.clone(),
-                    caster: self.unit(x.unit).id.clone(),
+                out.push(cast(
+                    &sp.id,
+                    &self.unit(x.unit).id,
                     from,
-                    at: cell(rng),
-                    target: rng
-                        .bool()
+                    cell(rng),
+                    rng.bool()
                         .then(|| self.t.units[rng.usize(..self.t.units.len())].id.clone()),
-                    effect: None,
-                });
+                ));
             }
         }
-        out.push(Action::Fight { at: cell(rng) });
+        out.push(Action::Fight {
+            at: cell(rng),
+            rolls: BTreeMap::new(),
+        });
         out.push(Action::EndTurn);
         out
     }
@@ -192,6 +195,7 @@ impl OpenWars {
                                 from: cid(x.cell),
                                 to: cid(t),
                                 tokens: k,
+                                roll: Vec::new(),
                             });
                         }
                     }
@@ -202,7 +206,10 @@ impl OpenWars {
                     let any = self.ranged_pending(s) | self.contested_pending(s);
                     for c in 0..m.cells.len() as u8 {
                         if any & bit(c) != 0 {
-                            out.push(Action::Fight { at: cid(c) });
+                            out.push(Action::Fight {
+                                at: cid(c),
+                                rolls: BTreeMap::new(),
+                            });
                         }
                     }
                 }
@@ -218,6 +225,7 @@ impl OpenWars {
                                         tie: Vec::new(),
                                         roll: Vec::new(),
                                         casualties: BTreeMap::new(),
+                                        rolls: BTreeMap::new(),
                                     });
                                 }
                             }
@@ -228,6 +236,7 @@ impl OpenWars {
                                 tie: Vec::new(),
                                 roll: Vec::new(),
                                 casualties: BTreeMap::new(),
+                                rolls: BTreeMap::new(),
                             });
                             for &t in m.grid.neighbours(f.cell) {
                                 for k in 1..=x.n {
@@ -262,9 +271,10 @@ impl OpenWars {
                 continue;
             }
             let mana = s.mana[usize::from(x.player)];
-            for sp in &self.t.spells {
+            let free = self.free_spell(s, x.player).is_some();
+            for (si, sp) in self.t.spells.iter().enumerate() {
                 if sp.faction.is_some_and(|f| f != u.faction)
-                    || u32::from(sp.cost) > mana
+                    || (u32::from(sp.cost) > mana && !free)
                     || (sp.combat && s.phase != Phase::Combat)
                 {
                     continue;
@@ -279,20 +289,75 @@ impl OpenWars {
                                 .map(|y| Some(self.unit(y.unit).id.clone())),
                         );
                         targets.dedup();
+                        let fx = self.t.fx.spells[si];
+                        if fx.is_some_and(|d| self.grant(d).raise) {
+                            // A unit comes back: any of the player's units.
+                            targets.extend(
+                                self.t
+                                    .units
+                                    .iter()
+                                    .filter(|w| w.faction == s.faction[usize::from(x.player)])
+                                    .map(|w| Some(w.id.clone())),
+                            );
+                        }
                         for target in targets {
-                            out.push(Action::Cast {
-                                spell: sp.id.clone(),
-                                caster: u.id.clone(),
-                                from: cid(x.cell),
-                                at: cid(t),
-                                target,
-                                effect: None,
-                            });
+                            let base = cast(&sp.id, &u.id, cid(x.cell), cid(t), target.clone());
+                            let Some(d) = fx else {
+                                out.push(base);
+                                continue;
+                            };
+                            if target.is_none() {
+                                // A dispel: each spell in force.
+                                let cancel = self.t.fx.defs[usize::from(d)]
+                                    .clauses
+                                    .iter()
+                                    .any(|c| c.amount(super::effects::Out::CancelSpell).is_some());
+                                for l in s.lasting.iter().filter(|_| cancel) {
+                                    let mut a = base.clone();
+                                    if let Action::Cast { cancels, .. } = &mut a {
+                                        *cancels = self
+                                            .t
+                                            .spells
+                                            .iter()
+                                            .zip(&self.t.fx.spells)
+                                            .find(|(_, f)| **f == Some(l.src.card))
+                                            .map(|(w, _)| w.id.clone());
+                                    }
+                                    out.push(a);
+                                }
+                                out.push(base);
+                                continue;
+                            }
+                            for (path, attack) in self.grant_options(s, d, t) {
+                                let mut a = base.clone();
+                                if let Action::Cast { path: p, attack: k, .. } = &mut a {
+                                    *p = path;
+                                    *k = attack;
+                                }
+                                out.push(a);
+                            }
                         }
                     }
                 }
             }
         }
         out
+    }
+}
+
+/// A cast in canonical form (no dice, no move, no attack).
+pub(super) fn cast(spell: &str, caster: &str, from: String, at: String, target: Option<String>) -> Action {
+    Action::Cast {
+        spell: spell.to_string(),
+        caster: caster.to_string(),
+        from,
+        at,
+        target,
+        effect: None,
+        roll: Vec::new(),
+        rolls: BTreeMap::new(),
+        path: Vec::new(),
+        attack: None,
+        cancels: None,
     }
 }

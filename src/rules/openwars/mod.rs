@@ -17,14 +17,19 @@ mod actions;
 mod apply;
 mod chance;
 mod effects;
+mod host;
 mod legal;
 mod observe;
+mod outcomes;
 pub mod rule;
 mod setup;
+mod spells;
 mod state;
 mod tables;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_fx;
 mod validate;
 
 use serde_json::Value as Json;

@@ -84,6 +84,7 @@ impl OpenWars {
             lasting: Vec::new(),
             uses: Default::default(),
             held: 0,
+            holder: Vec::new(),
         };
         for (p, ps) in setup.players.iter().enumerate() {
             let p8 = p as u8;
@@ -180,6 +181,7 @@ impl OpenWars {
                     .found(format!("{{{}}}", show(&placed))));
             }
         }
+        self.note_holders(&mut s);
         self.begin_turn(&mut s);
         Ok(s)
     }

@@ -47,6 +47,32 @@ pub struct Stack {
     pub(super) fought: bool,
     /// Acted in the current combat round.
     pub(super) acted: bool,
+    /// The hits its last attack this turn scored.
+    pub(super) hits: u8,
+    /// Was the target of an attack this turn.
+    pub(super) struck: bool,
+    /// Lost a token in combat this turn.
+    pub(super) wounded: bool,
+}
+
+impl Stack {
+    /// A fresh stack of `n` tokens with no movement points.
+    pub(super) fn new(player: u8, unit: u16, cell: u8, n: u8) -> Stack {
+        Stack {
+            player,
+            unit,
+            cell,
+            n,
+            mp: [0; 4],
+            attacked: false,
+            retreated: false,
+            fought: false,
+            acted: false,
+            hits: 0,
+            struck: false,
+            wounded: false,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -88,6 +114,9 @@ pub struct State {
     pub(super) uses: super::effects::Uses,
     /// Locations some player has controlled (a first control's bonus).
     pub(super) held: Set,
+    /// Per cell, the last player to control it alone (255: nobody yet):
+    /// the side that held a location before the enemy came in.
+    pub(super) holder: Vec<u8>,
 }
 
 pub(super) fn bit(c: u8) -> Set {

@@ -4,6 +4,8 @@
 use std::collections::BTreeMap;
 
 use super::super::OpenWars;
+use super::super::actions::Action;
+use super::super::effects::Out;
 use super::super::rule;
 use super::super::state::{Fight, Phase, Stack, State};
 use super::super::tables::{self, MAGIC};
@@ -251,22 +253,23 @@ impl OpenWars {
             let first = s
                 .stacks
                 .iter()
-                .find(|y| self.is_participant(&f, y) && self.key_of(s, y) == best)
-                .map(|y| self.unit(y.unit));
-            let first_desc = first.map_or(String::new(), |w| {
+                .find(|y| self.is_participant(&f, y) && self.key_of(s, y) == best);
+            let first_desc = first.map_or(String::new(), |y| {
+                let w = self.unit(y.unit);
                 format!(
-                    "{} (initiative {}, {}, cost {})",
+                    "{} ({}, {}, cost {})",
                     w.id,
-                    w.initiative,
+                    self.initiative_desc(s, y),
                     w.class_name(),
                     w.cost
                 )
             });
+            let first = first.map(|y| self.unit(y.unit));
             return Err(v(
                 rule::INITIATIVE,
                 format!(
-                    "{first_desc} acts before {unit} (initiative {}, {}, cost {})",
-                    ud.initiative,
+                    "{first_desc} acts before {unit} ({}, {}, cost {})",
+                    self.initiative_desc(s, x),
                     ud.class_name(),
                     ud.cost
                 ),
@@ -318,7 +321,7 @@ impl OpenWars {
         }
     }
 
-    pub(super) fn check_roll(
+    pub(in crate::rules::openwars) fn check_roll(
         &self,
         s: &State,
         x: &Stack,
@@ -337,6 +340,26 @@ impl OpenWars {
         }
         let attack = self.attack_of(s, x);
         let hits = roll.iter().filter(|&&d| d <= attack).count() as u32;
+        let said = format!(
+            "{} rolled {} against attack {}: {hits} hit(s)",
+            u.id,
+            dice::show(roll),
+            u.attack
+        );
+        self.check_casualties(s, x, t, hits, casualties, &said)
+    }
+
+    /// The defender's casualties of `hits` hits by stack `x` in `t`
+    /// (OW-13): shields, caps, the total due, cheapest first.
+    pub(in crate::rules::openwars) fn check_casualties(
+        &self,
+        s: &State,
+        x: &Stack,
+        t: u8,
+        hits: u32,
+        casualties: &BTreeMap<String, u8>,
+        said: &str,
+    ) -> Result<(), Violation> {
         let foe = 1 - x.player;
         let total = self.tokens_of(s, foe, t);
         let (due, ignored, caps) = self.after_shields(s, foe, t, hits);
@@ -375,10 +398,7 @@ impl OpenWars {
             return Err(v(
                 rule::CASUALTIES,
                 format!(
-                    "{} rolled {} against attack {}: {hits} hit(s), and {} has {total} token(s) in {}",
-                    u.id,
-                    dice::show(roll),
-                    u.attack,
+                    "{said}, and {} has {total} token(s) in {}",
                     self.name(s, foe),
                     self.cell_name(s, t)
                 ),
@@ -422,15 +442,30 @@ impl OpenWars {
         Ok(())
     }
 
-    pub(super) fn check_cast(
-        &self,
-        s: &State,
-        spell: &str,
-        caster: &str,
-        from: &str,
-        at: &str,
-        target: Option<&str>,
-    ) -> Result<(), Violation> {
+    pub(super) fn check_cast(&self, s: &State, a: &Action, chance: bool) -> Result<(), Violation> {
+        let Action::Cast {
+            spell,
+            caster,
+            from,
+            at,
+            target,
+            roll,
+            rolls,
+            cancels,
+            path,
+            attack,
+            ..
+        } = a
+        else {
+            return Ok(());
+        };
+        let (spell, caster, from, at, target) = (
+            spell.as_str(),
+            caster.as_str(),
+            from.as_str(),
+            at.as_str(),
+            target.as_deref(),
+        );
         if s.phase == Phase::OrderRoll {
             return Err(v(
                 rule::SPELLS,
@@ -516,8 +551,20 @@ impl OpenWars {
                 Some(id) => Some(self.unit_ix(id, rule::SPELLS)?),
                 None => None,
             };
-            let (ctx, src, changes) = self.cast_changes(s, dd, p, c, t, tu);
+            let dice = if chance {
+                self.cast_dice(s, dd, p, c, t, roll, rolls)?
+            } else {
+                Vec::new()
+            };
+            let roll: &[u8] = if chance { roll } else { &[6] };
+            let (ctx, src, changes) = self.cast_changes(s, dd, p, c, t, tu, roll, dice);
             crate::rules::kit::effects::allow(&ctx, s, &src, &changes, rule::SPELLS)?;
+            let gives = self.t.fx.defs[usize::from(dd)]
+                .clauses
+                .iter()
+                .any(|c| c.amount(Out::CancelSpell).is_some());
+            self.check_cancel(s, spell, cancels.as_deref(), gives)?;
+            self.check_grant(s, spell, dd, p, t, tu, path, attack.as_ref(), chance)?;
         } else if let Some(id) = target {
             return Err(v(rule::SPELLS, format!("{spell} has no target to name"))
                 .expected("no `target`")

@@ -63,25 +63,44 @@ impl OpenWars {
             }
             Action::Collect { from, gold, mana } => self.check_collect(s, from, *gold, *mana),
             Action::Recruit { unit, at, tokens } => self.check_recruit(s, unit, at, *tokens),
-            Action::Move { unit, from, to, tokens } => self.check_move(s, unit, from, to, *tokens),
-            Action::Fight { at } => self.check_fight(s, at),
+            Action::Move {
+                unit,
+                from,
+                to,
+                tokens,
+                roll,
+            } => {
+                self.check_move(s, unit, from, to, *tokens)?;
+                if chance {
+                    self.check_move_roll(s, unit, from, to, roll)?;
+                }
+                Ok(())
+            }
+            Action::Fight { at, rolls } => {
+                self.check_fight(s, at)?;
+                if chance {
+                    let c = self.cell_ix(s, at, rule::COMBATS)?;
+                    self.check_fight_rolls(s, c, rolls)?;
+                }
+                Ok(())
+            }
             Action::Attack {
                 unit,
                 at,
                 tie,
                 roll,
                 casualties,
-            } => self.check_attack(s, unit, at, tie, roll, casualties, chance),
+                rolls,
+            } => {
+                self.check_attack(s, unit, at, tie, roll, casualties, chance)?;
+                if chance {
+                    self.check_returns(s, unit, at, casualties, rolls)?;
+                }
+                Ok(())
+            }
             Action::Retreat { unit, to, tokens, tie } => self.check_retreat(s, unit, to, *tokens, tie, chance),
             Action::Hold { unit, tie } => self.check_hold(s, unit, tie, chance),
-            Action::Cast {
-                spell,
-                caster,
-                from,
-                at,
-                target,
-                effect: _,
-            } => self.check_cast(s, spell, caster, from, at, target.as_deref()),
+            Action::Cast { .. } => self.check_cast(s, a, chance),
         }
     }
 
@@ -352,8 +371,16 @@ impl OpenWars {
             .expected("stay until the combat phase (retreat there)")
             .found(format!("a move to {to}")));
         }
-        let cost = self.entry(s, u, t);
         let i = self.find(s, p, u, f).unwrap_or(0);
+        if let Some(by) = self.held_still(s, &s.stacks[i]) {
+            return Err(v(
+                rule::MOVEMENT,
+                format!("{unit} in {from} cannot move this turn (`{by}`)"),
+            )
+            .expected("a stack free to move")
+            .found(format!("a move to {to}")));
+        }
+        let cost = self.entry(s, u, t);
         let left = s.stacks[i].mp[usize::from(tokens - 1)];
         if left < cost {
             let cell = &m.cells[usize::from(t)];
@@ -373,6 +400,20 @@ impl OpenWars {
             .found(format!("{left} left")));
         }
         self.stacking(s, p, u, t, tokens)
+    }
+
+    /// The die a stack entering a location rolls for its feature.
+    fn check_move_roll(&self, s: &State, unit: &str, from: &str, to: &str, roll: &[u8]) -> Result<(), Violation> {
+        let (Some(u), Some(f), Some(t)) = (self.t.unit_ix.get(unit), self.map(s).cell(from), self.map(s).cell(to))
+        else {
+            return Ok(());
+        };
+        let Some(i) = self.find(s, s.to_move, u, f) else {
+            return Ok(());
+        };
+        let mut x = s.stacks[i].clone();
+        x.cell = t;
+        self.check_enter_roll(s, &x, t, roll)
     }
 
     pub(super) fn check_fight(&self, s: &State, at: &str) -> Result<(), Violation> {
