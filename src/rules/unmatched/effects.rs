@@ -311,18 +311,25 @@ impl Unmatched {
                     obj: f,
                     n: 1,
                 },
-                (Some(a), Some(d)) if a != OFF => match b.graph.distance_through(a, d, !s.enemy_mask(p)) {
-                    Some(k) => Ch {
-                        out: Out::Move,
-                        obj: f,
-                        n: i16::from(k),
-                    },
-                    None => Ch {
-                        out: Out::MoveThrough,
-                        obj: f,
-                        n: b.graph.distance_through(a, d, u64::MAX).map_or(i16::MAX, i16::from),
-                    },
-                },
+                // The path is the moved fighter's: it passes its own allies,
+                // never its enemies (Croquet Match moves an opponent's fighter).
+                (Some(a), Some(d)) if a != OFF => {
+                    match b
+                        .graph
+                        .distance_through(a, d, !s.enemy_mask(f.map_or(p, |f| s.figs[f as usize].owner)))
+                    {
+                        Some(k) => Ch {
+                            out: Out::Move,
+                            obj: f,
+                            n: i16::from(k),
+                        },
+                        None => Ch {
+                            out: Out::MoveThrough,
+                            obj: f,
+                            n: b.graph.distance_through(a, d, u64::MAX).map_or(i16::MAX, i16::from),
+                        },
+                    }
+                }
                 _ => Ch {
                     out: Out::Move,
                     obj: f,
