@@ -803,6 +803,9 @@ fn applies_lasting<H: Host>(
     Some(amount_now(h, s, src, a, obj).0)
 }
 
+/// One automatic outcome `fire` found: source, clause and change.
+pub type Fired<H> = (Src<<H as Host>::Obj>, u8, Change<<<H as Host>::V as Vocab>::Out, <H as Host>::Obj>);
+
 /// The automatic outcomes timing `when` triggers, as (source, clause,
 /// change) for the engine to apply: targets are every candidate that
 /// qualifies (or none for a clause without a target). Limits are honoured.
@@ -812,7 +815,7 @@ pub fn fire<H: Host>(
     sources: &[Src<H::Obj>],
     when: <H::V as Vocab>::When,
     only: Option<H::Obj>,
-) -> Vec<(Src<H::Obj>, u8, Change<<H::V as Vocab>::Out, H::Obj>)> {
+) -> Vec<Fired<H>> {
     let mut out = Vec::new();
     for src in sources {
         let def = h.def(src);

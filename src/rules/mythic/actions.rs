@@ -100,6 +100,10 @@ pub enum Action {
         unit: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         card: Option<String>,
+        /// The power that lets the unit counter-attack without a card
+        /// (King of Sparta).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<String>,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         roll: Vec<u8>,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]

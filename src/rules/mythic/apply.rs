@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use super::Mythic;
 use super::actions::Action;
+use super::effects::{self as fx, Out, When};
 use super::rule;
 use super::state::{ATTACK, Act, DEAD, DRAW_TWO, GONE, MOVE, NONE, PICK, SEARCH, State, Turn, pay_cards, tally};
 use super::tables::{MAXC, OMPH, PowerKind, Shape};
@@ -75,6 +76,23 @@ impl Mythic {
         }
     }
 
+    /// The wounds `hits` successes of `a` deal `d`, with the defender's
+    /// effects (Resilience: one fewer).
+    pub(super) fn wounds_dealt(&self, s: &State, a: usize, d: usize, power: Option<usize>, hits: u8) -> u8 {
+        if hits == 0 {
+            return 0;
+        }
+        let melee = self.strike(s, a, d, power).is_ok_and(|st| st.melee);
+        let st = fx::Strike {
+            a,
+            d,
+            melee,
+            special: power.is_some(),
+        };
+        let m = self.unit_mod(s, d, &[When::Defend], Out::Wounds, Some(st));
+        (i16::from(hits) + m).clamp(0, 255) as u8
+    }
+
     pub(super) fn pay(&self, s: &mut State, p: usize, cost: u8, pay: &[String]) {
         let hand = s.players[p].hand;
         if let Ok(out) = self.check_pay(s, p, &hand, cost, pay, rule::ART_OF_WAR) {
@@ -104,7 +122,7 @@ impl Mythic {
             }
             Action::DrawTwo { cards, others, pay } => {
                 self.pay(&mut s, p, 1, pay);
-                self.draw_into(&mut s, p, 2, cards, others);
+                self.draw_into(&mut s, p, self.t.fx.draw_two(), cards, others);
                 s.t.manoeuvres |= DRAW_TWO;
             }
             Action::Search { card, pay } => {
@@ -159,6 +177,7 @@ impl Mythic {
                 let sl = s.t.act.unit as usize;
                 if let Some(to) = self.board(&s).area(to) {
                     s.units[sl].at = to;
+                    s.t.act.over |= self.on_entering(&s, sl, to as usize, Out::EndActivation).is_some();
                 }
                 s.t.act.simple |= MOVE;
             }
@@ -166,6 +185,7 @@ impl Mythic {
                 let sl = s.t.act.unit as usize;
                 if let Some(to) = self.board(&s).area(to) {
                     s.units[sl].at = to;
+                    s.t.act.over |= self.on_entering(&s, sl, to as usize, Out::EndActivation).is_some();
                 }
                 s.t.act.special = true;
                 s.t.special |= 1 << sl;
@@ -202,24 +222,32 @@ impl Mythic {
                     s.t.act.power = i as u8;
                 }
                 let melee = self.strike(&s, sl, d, pi).map(|st| st.melee).unwrap_or(false);
+                let wounds = self.wounds_dealt(&s, sl, d, pi, *hits);
                 s.t.act.attacks += 1;
                 s.t.act.simple |= ATTACK;
                 s.t.act.targets |= 1 << d;
-                self.wound(&mut s, d, *hits);
+                self.wound(&mut s, d, wounds);
                 if melee && s.units[d].on_board() && s.units[d].at == s.units[sl].at {
                     s.t.pending = Some((sl as u8, d as u8));
                 }
             }
-            Action::Counter { card, hits, .. } => {
+            Action::Counter { card, hits, by, .. } => {
                 if let Some((att, def)) = s.t.pending {
                     let q = s.units[def as usize].owner as usize;
-                    let c = match card.as_deref() {
-                        Some(id) => self.t.card(id).unwrap_or(OMPH) as usize,
-                        None => self.def(&s, def as usize).card as usize,
-                    };
-                    self.discard_one(&mut s, q, c);
+                    match by {
+                        // A free counter-attack: the effect's use is counted.
+                        Some(by) => self.use_free_counter(&mut s, def as usize, by),
+                        None => {
+                            let c = match card.as_deref() {
+                                Some(id) => self.t.card(id).unwrap_or(OMPH) as usize,
+                                None => self.def(&s, def as usize).card as usize,
+                            };
+                            self.discard_one(&mut s, q, c);
+                        }
+                    }
                     s.t.countered |= 1 << def;
-                    self.wound(&mut s, att as usize, *hits);
+                    let wounds = self.wounds_dealt(&s, def as usize, att as usize, None, *hits);
+                    self.wound(&mut s, att as usize, wounds);
                 }
                 s.t.pending = None;
             }
@@ -271,6 +299,16 @@ impl Mythic {
                 }
             }
             Action::EndTurn => {
+                // Effects at the end of the player's turn (Regeneration).
+                for sl in 0..s.units.len() {
+                    if s.units[sl].owner as usize == p && s.units[sl].on_board() {
+                        let n = self.unit_mod(&s, sl, &[When::TurnEnd], Out::Regain, None);
+                        if n > 0 {
+                            s.units[sl].wounds = s.units[sl].wounds.saturating_sub(n as u8);
+                        }
+                    }
+                }
+                s.uses = Default::default();
                 s.t = Turn::NEW;
                 s.turn += 1;
                 let cycle = &self.mode(&s).cycle;

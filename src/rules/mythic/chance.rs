@@ -75,7 +75,7 @@ impl Mythic {
                 if let Ok(out) = self.check_pay(s, p, &pl.hand, 1, pay, rule::ART_OF_WAR) {
                     pay_cards(&mut pl, &out);
                 }
-                self.fill_draw(s, &pl, p, 2, cards, others, &mut rng);
+                self.fill_draw(s, &pl, p, self.t.fx.draw_two(), cards, others, &mut rng);
             }
             Action::Attack {
                 unit,
@@ -353,14 +353,14 @@ fn roll_dice(
             for _ in 0..dice {
                 roll.push(r.u8(0..=5));
             }
-            let most = max_rerolls(roll);
+            let most = max_rerolls(&st.map_or_else(|| roll.clone(), |s| s.counted(roll)));
             if most > 0 && r.bool() {
                 for _ in 0..r.usize(1..=most) {
                     reroll.push(r.u8(0..=5));
                 }
             }
             if let Some(s) = st {
-                *hits = max_successes(roll, reroll, s.defense).unwrap_or(0);
+                *hits = max_successes(&s.counted(roll), reroll, s.defense).unwrap_or(0);
             }
         }
     }

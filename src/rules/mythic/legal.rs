@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use super::Mythic;
 use super::actions::Action;
 use super::state::{DRAW_TWO, GONE, NONE, OFF, SEARCH, State, within};
-use super::tables::{self, AOW, Cat, MAXC, OMPH, PowerKind, Shape};
+use super::tables::{AOW, Cat, MAXC, OMPH, PowerKind, Shape};
 use crate::rules::Engine;
 use crate::rules::kit::{Pile, bits};
 
@@ -66,9 +66,14 @@ impl Mythic {
                     names.push(self.t.cards[c].clone());
                 }
             }
-            names.sort();
-            if !out.contains(&names) {
-                out.push(names);
+            // Art of War cards may also be named (`pay: [art-of-war]`).
+            for _ in 0..=aow {
+                let mut n = names.clone();
+                n.sort();
+                if !out.contains(&n) {
+                    out.push(n);
+                }
+                names.push(self.t.cards[AOW as usize].clone());
             }
         }
         out
@@ -94,13 +99,13 @@ impl Mythic {
                 }
             } else if u.on_board() {
                 let mv = self.row(s, sl).movement;
-                for a in bits(self.reach(s, sl, mv)) {
+                for a in bits(self.reach(s, sl, mv, false)) {
                     out.push(Action::Move {
                         unit: unit.clone(),
                         to: b.areas[a].id.clone(),
                     });
                 }
-                for a in bits(self.reach(s, sl, mv + 1)) {
+                for a in bits(self.reach(s, sl, mv + 1, true)) {
                     out.push(Action::Run {
                         unit: unit.clone(),
                         to: b.areas[a].id.clone(),
@@ -132,7 +137,7 @@ impl Mythic {
                     });
                 }
                 for a in bits(b.adj(u.at as usize)) {
-                    if s.ground[a] > 0 && self.talents(s, sl) & tables::talent::GEM_COLLECTOR != 0 {
+                    if s.ground[a] > 0 && self.has(s, sl, super::effects::Out::PickUpAdjacent).is_some() {
                         out.push(Action::PickUp {
                             unit: unit.clone(),
                             from: Some(b.areas[a].id.clone()),
@@ -166,6 +171,17 @@ impl Mythic {
                 out.push(Action::Counter {
                     unit: unit.clone(),
                     card: None,
+                    by: None,
+                    roll: vec![],
+                    reroll: vec![],
+                    hits: 0,
+                });
+            }
+            for by in self.free_counters(s, def as usize) {
+                out.push(Action::Counter {
+                    unit: unit.clone(),
+                    card: None,
+                    by: Some(by),
                     roll: vec![],
                     reroll: vec![],
                     hits: 0,
@@ -175,6 +191,7 @@ impl Mythic {
                 out.push(Action::Counter {
                     unit,
                     card: Some(self.t.cards[OMPH as usize].clone()),
+                    by: None,
                     roll: vec![],
                     reroll: vec![],
                     hits: 0,
@@ -345,6 +362,15 @@ impl Mythic {
             out.push(Action::Counter {
                 unit: unit.clone(),
                 card: None,
+                by: None,
+                roll: vec![],
+                reroll: vec![],
+                hits: 0,
+            });
+            out.push(Action::Counter {
+                unit: unit.clone(),
+                card: None,
+                by: Some("king-of-sparta".into()),
                 roll: vec![],
                 reroll: vec![],
                 hits: 0,

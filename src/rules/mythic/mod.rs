@@ -20,6 +20,7 @@
 mod actions;
 mod apply;
 mod chance;
+mod effects;
 mod legal;
 mod observe;
 pub mod rule;

@@ -307,6 +307,7 @@ impl Mythic {
             cycles: 0,
             t: Turn::NEW,
             winner: None,
+            uses: Default::default(),
         };
         for a in layout {
             s.ground[a as usize] += 1;

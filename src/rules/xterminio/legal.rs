@@ -11,7 +11,7 @@ use crate::rules::kit::effects::{self as fx, Count, Host, Src};
 
 /// Near misses: one more than allowed on some targets.
 fn rand_bump(obj: Option<Spot>) -> bool {
-    obj.is_some_and(|o| (o.slot as u8 + o.side) % 2 == 0)
+    obj.is_some_and(|o| (o.slot as u8 + o.side).is_multiple_of(2))
 }
 
 impl Xterminio {
@@ -276,7 +276,7 @@ impl Xterminio {
         for a in [p, q] {
             let by = (a != p).then(|| s.names[a].clone());
             for c in distinct(s.p[a].hand.counts()) {
-                if self.t.get(c).kind != Kind::Action && !wide || s.window == Some(a) && !wide {
+                if !wide && (self.t.get(c).kind != Kind::Action || s.window == Some(a)) {
                     continue;
                 }
                 let Some(d) = self.t.get(c).effect else { continue };

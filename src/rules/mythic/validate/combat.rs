@@ -3,9 +3,10 @@
 
 use super::super::Mythic;
 use super::super::chance::{RollError, max_successes};
+use super::super::effects::{self as fx, Out, When};
 use super::super::rule;
 use super::super::state::{DEAD, State, area_name, stat};
-use super::super::tables::{Cat, talent, terrain};
+use super::super::tables::terrain;
 use crate::rules::Violation;
 use crate::rules::kit::{Set, bits, plural, v};
 
@@ -15,6 +16,17 @@ pub struct Strike {
     pub melee: bool,
     pub dice: u8,
     pub defense: u8,
+    /// What a blank die of the first roll counts as (0: lost; Achilles'
+    /// Prowess: 1).
+    pub blanks: u8,
+}
+
+impl Strike {
+    /// The first roll as it counts: blanks worth what the attacker's
+    /// effects say.
+    pub fn counted(&self, roll: &[u8]) -> Vec<u8> {
+        roll.iter().map(|&v| if v == 0 { self.blanks } else { v }).collect()
+    }
 }
 
 impl Mythic {
@@ -51,19 +63,17 @@ impl Mythic {
         let da_ = &self.t.units[ua.def as usize];
         let row = self.row(s, a);
         let flying = da_.flying;
-        let high_ground =
-            (terrain_on && !flying && b.areas[aa].terrain & terrain::HIGH != 0) || b.high[aa] & (1 << da) != 0;
+        // High ground: terrain that lifts the unit (its effects give range
+        // and attack and clear its sight), or an altitude line below it.
+        let altitude = b.high[aa] & (1 << da) != 0;
+        let high_terrain = self.unit_mod(s, a, &[When::Continuous], Out::IgnoreSight, None) > 0;
+        let high_ground = high_terrain || altitude;
         let pw = power.map(|i| &da_.powers[i]);
         let range = match pw {
             Some(p) => p.range.unwrap_or(row.range),
             None => {
-                let mut bonus = 0;
-                if terrain_on && !flying && b.areas[aa].terrain & terrain::HIGH != 0 {
-                    bonus += 1;
-                }
-                if b.high[aa] & (1 << da) != 0 {
-                    bonus += 1;
-                }
+                let bonus =
+                    self.unit_mod(s, a, &[When::Continuous], Out::Range, None).max(0) as u8 + u8::from(altitude);
                 row.range + bonus.min(2)
             }
         };
@@ -118,71 +128,75 @@ impl Mythic {
             }
             false
         };
-        // Dice.
+        // Dice and defense with every effect in force (MB-7).
+        let st = fx::Strike {
+            a,
+            d,
+            melee,
+            special: pw.is_some(),
+        };
         let dice = match pw {
             Some(_) => row.power,
             None => {
-                let ta = self.talents(s, a);
-                let (friend, troop, reinforce) = self.company(s, a);
-                let mut m = 0i32;
-                if ta & talent::DIRECT_COMBAT != 0 && melee {
-                    m += 1;
-                }
-                if ta & talent::ARCHER != 0 && !melee {
-                    m += 1;
-                }
-                if ta & talent::SURPRISE_ATTACK != 0 && friend {
-                    m += 1;
-                }
-                if ta & talent::PHALANX != 0 && troop {
-                    m += 1;
-                }
-                if da_.cat == Cat::Troop && reinforce {
-                    m += 1;
-                }
-                if high_ground {
+                let mut m = i32::from(self.unit_mod(s, a, &[When::Continuous, When::Attack], Out::Attack, Some(st)));
+                if altitude && !high_terrain {
                     m += 1;
                 }
                 stat(row.attack, m)
             }
         };
-        // Defense.
-        let td = self.talents(s, d);
-        let (friend, troop, reinforce) = self.company(s, d);
-        let mut m = 0i32;
-        if td & talent::ESCORT != 0 && friend {
-            m += 1;
-        }
-        if td & talent::PHALANX != 0 && troop {
-            m += 1;
-        }
-        if self.def(s, d).cat == Cat::Troop && reinforce {
-            m += 1;
-        }
-        let ta = self.talents(s, a);
-        if ta & talent::HARASS != 0 && melee && pw.is_none() {
-            m -= 1;
-        }
-        if ta & talent::STORM != 0 && aa == da {
-            m -= 1;
-        }
-        if terrain_on && !self.def(s, d).flying {
-            let tt = b.areas[da].terrain;
-            if tt & terrain::COVER_RANGED != 0 && (!melee || flying) {
-                m += 1;
-            }
-            if tt & terrain::COVER_SAME != 0 && aa == da {
-                m += 1;
-            }
-            if tt & terrain::EXPOSED != 0 && !melee {
-                m -= 1;
-            }
-        }
+        let m = self.unit_mod(s, d, &[When::Continuous, When::Defend], Out::Defense, Some(st))
+            + self.unit_mod(s, a, &[When::Attack], Out::TargetDefense, Some(st));
+        let blanks = self
+            .unit_mod(s, a, &[When::Attack], Out::BlanksCount, Some(st))
+            .clamp(0, 5) as u8;
         Ok(Strike {
             melee,
             dice,
-            defense: stat(self.row(s, d).defense, m),
+            defense: stat(self.row(s, d).defense, i32::from(m)),
+            blanks,
         })
+    }
+
+    /// A refused roll, with the effects that shaped its dice, defense and
+    /// blanks (`defense 8: 6, +1 `reinforce`, +1 `ruins``).
+    pub(crate) fn explain(&self, mut e: Violation, s: &State, a: usize, d: usize, power: Option<usize>) -> Violation {
+        let Ok(strike) = self.strike(s, a, d, power) else {
+            return e;
+        };
+        let st = fx::Strike {
+            a,
+            d,
+            melee: strike.melee,
+            special: power.is_some(),
+        };
+        let notes = |slot: usize, when: &[When], out: Out| -> Vec<String> {
+            self.mod_parts(s, slot, when, out, Some(st))
+                .into_iter()
+                .filter(|(_, n)| *n != 0)
+                .map(|(card, n)| format!("{n:+} `{card}`"))
+                .collect()
+        };
+        let mut why = Vec::new();
+        if power.is_none() {
+            let dice = notes(a, &[When::Continuous, When::Attack], Out::Attack);
+            if !dice.is_empty() {
+                why.push(format!("{} dice: {}", strike.dice, dice.join(", ")));
+            }
+        }
+        let mut def = notes(d, &[When::Continuous, When::Defend], Out::Defense);
+        def.extend(notes(a, &[When::Attack], Out::TargetDefense));
+        if !def.is_empty() {
+            why.push(format!("defense {}: {}", strike.defense, def.join(", ")));
+        }
+        if strike.blanks > 0 {
+            let by = notes(a, &[When::Attack], Out::BlanksCount);
+            why.push(format!("blanks count as {}: {}", strike.blanks, by.join(", ")));
+        }
+        if !why.is_empty() {
+            e.expected = format!("{} ({})", e.expected, why.join("; "));
+        }
+        e
     }
 
     /// The attack roll against a strike (MB-8).
@@ -200,7 +214,12 @@ impl Mythic {
                 .expected(plural(st.dice as u32, "die", "dice"))
                 .found(plural(roll.len() as u32, "die", "dice")));
         }
-        match max_successes(roll, reroll, st.defense) {
+        if roll.iter().any(|&f| f > 5) {
+            return Err(v(r, "a die shows a blank (0) or 1 to 5")
+                .expected("faces 0 (blank) to 5")
+                .found(format!("a {}", roll.iter().find(|&&f| f > 5).copied().unwrap_or(0))));
+        }
+        match max_successes(&st.counted(roll), reroll, st.defense) {
             Err(RollError::Face(f)) => Err(v(r, "a die shows a blank (0) or 1 to 5")
                 .expected("faces 0 (blank) to 5")
                 .found(format!("a {f}"))),

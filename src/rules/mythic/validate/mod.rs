@@ -110,7 +110,7 @@ impl Mythic {
                 }
                 let mut pl = s.players[p].clone();
                 pay_cards(&mut pl, &out);
-                self.check_draw(s, &pl, p, 2, cards, others, rule::ART_OF_WAR)
+                self.check_draw(s, &pl, p, self.t.fx.draw_two(), cards, others, rule::ART_OF_WAR)
             }
             Action::Search { card, pay } => {
                 if t.manoeuvres & SEARCH != 0 {
