@@ -804,7 +804,11 @@ fn applies_lasting<H: Host>(
 }
 
 /// One automatic outcome `fire` found: source, clause and change.
-pub type Fired<H> = (Src<<H as Host>::Obj>, u8, Change<<<H as Host>::V as Vocab>::Out, <H as Host>::Obj>);
+pub type Fired<H> = (
+    Src<<H as Host>::Obj>,
+    u8,
+    Change<<<H as Host>::V as Vocab>::Out, <H as Host>::Obj>,
+);
 
 /// The automatic outcomes timing `when` triggers, as (source, clause,
 /// change) for the engine to apply: targets are every candidate that

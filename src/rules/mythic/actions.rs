@@ -85,6 +85,12 @@ pub enum Action {
         power: Option<String>,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         pay: Vec<String>,
+        /// The dice as first thrown, when effects rerolled some of them
+        /// before anything else (Monster Slayer, Bloodlust, Heracles'
+        /// Defiance): `roll` then lists the dice after those rerolls, in
+        /// the same order.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        before: Vec<u8>,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         roll: Vec<u8>,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -104,6 +110,12 @@ pub enum Action {
         /// (King of Sparta).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         by: Option<String>,
+        /// The dice as first thrown, when effects rerolled some of them
+        /// before anything else (Monster Slayer, Bloodlust, Heracles'
+        /// Defiance): `roll` then lists the dice after those rerolls, in
+        /// the same order.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        before: Vec<u8>,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         roll: Vec<u8>,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]

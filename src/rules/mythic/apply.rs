@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use super::Mythic;
 use super::actions::Action;
-use super::effects::{self as fx, Out, When};
+use super::effects::{self as fx, Out, Per, When};
 use super::rule;
 use super::state::{ATTACK, Act, DEAD, DRAW_TWO, GONE, MOVE, NONE, PICK, SEARCH, State, Turn, pay_cards, tally};
 use super::tables::{MAXC, OMPH, PowerKind, Shape};
@@ -91,6 +91,19 @@ impl Mythic {
         };
         let m = self.unit_mod(s, d, &[When::Defend], Out::Wounds, Some(st));
         (i16::from(hits) + m).clamp(0, 255) as u8
+    }
+
+    /// Counts the use of the power whose `reroll-any` the first throw's
+    /// rerolls needed (Bloodlust: once).
+    fn spend_rerolls(&self, s: &mut State, a: usize, d: usize, pi: Option<usize>, before: &[u8], roll: &[u8]) {
+        if before.is_empty() {
+            return;
+        }
+        if let Ok(st) = self.strike(s, a, d, pi)
+            && let Ok(Some((src, clause))) = self.check_before(s, a, d, pi, st, before, roll)
+        {
+            s.uses.add(src.owner, src.card, clause, Per::Turn);
+        }
     }
 
     pub(super) fn pay(&self, s: &mut State, p: usize, cost: u8, pay: &[String]) {
@@ -204,6 +217,8 @@ impl Mythic {
                 power,
                 pay,
                 hits,
+                before,
+                roll,
                 ..
             } => {
                 let sl = s.t.act.unit as usize;
@@ -221,6 +236,7 @@ impl Mythic {
                     }
                     s.t.act.power = i as u8;
                 }
+                self.spend_rerolls(&mut s, sl, d, pi, before, roll);
                 let melee = self.strike(&s, sl, d, pi).map(|st| st.melee).unwrap_or(false);
                 let wounds = self.wounds_dealt(&s, sl, d, pi, *hits);
                 s.t.act.attacks += 1;
@@ -231,8 +247,16 @@ impl Mythic {
                     s.t.pending = Some((sl as u8, d as u8));
                 }
             }
-            Action::Counter { card, hits, by, .. } => {
+            Action::Counter {
+                card,
+                hits,
+                by,
+                before,
+                roll,
+                ..
+            } => {
                 if let Some((att, def)) = s.t.pending {
+                    self.spend_rerolls(&mut s, def as usize, att as usize, None, before, roll);
                     let q = s.units[def as usize].owner as usize;
                     match by {
                         // A free counter-attack: the effect's use is counted.

@@ -29,6 +29,7 @@ impl Mythic {
                 pay.sort();
             }
             Action::Attack {
+                before,
                 roll,
                 reroll,
                 hits,
@@ -36,13 +37,21 @@ impl Mythic {
                 effect,
                 ..
             } => {
+                before.clear();
                 roll.clear();
                 reroll.clear();
                 *hits = 0;
                 *effect = None;
                 pay.sort();
             }
-            Action::Counter { roll, reroll, hits, .. } => {
+            Action::Counter {
+                before,
+                roll,
+                reroll,
+                hits,
+                ..
+            } => {
+                before.clear();
                 roll.clear();
                 reroll.clear();
                 *hits = 0;
@@ -81,6 +90,7 @@ impl Mythic {
                 unit,
                 target,
                 power,
+                before,
                 roll,
                 reroll,
                 hits,
@@ -93,21 +103,31 @@ impl Mythic {
                         let pi = power
                             .as_deref()
                             .and_then(|n| self.def(s, a as usize).powers.iter().position(|p| p.slug == n));
-                        self.strike(s, a as usize, d as usize, pi).ok()
+                        self.strike(s, a as usize, d as usize, pi)
+                            .ok()
+                            .map(|st| (st, self.first_rerolls(s, a as usize, d as usize, pi, st)))
                     }
                     _ => None,
                 };
-                roll_dice(st, roll, reroll, hits, &mut rng);
+                roll_dice(st, before, roll, reroll, hits, &mut rng);
             }
-            Action::Counter { roll, reroll, hits, .. } => {
+            Action::Counter {
+                before,
+                roll,
+                reroll,
+                hits,
+                ..
+            } => {
                 let st = s.t.pending.and_then(|(att, def)| {
-                    if s.units[def as usize].on_board() && s.units[att as usize].on_board() {
-                        self.strike(s, def as usize, att as usize, None).ok()
+                    let (a, d) = (def as usize, att as usize);
+                    if s.units[a].on_board() && s.units[d].on_board() {
+                        let st = self.strike(s, a, d, None).ok()?;
+                        Some((st, self.first_rerolls(s, a, d, None, st)))
                     } else {
                         None
                     }
                 });
-                roll_dice(st, roll, reroll, hits, &mut rng);
+                roll_dice(st, before, roll, reroll, hits, &mut rng);
             }
             Action::Search { card, .. } => {
                 let mut deck = s.players[p].deck;
@@ -167,6 +187,18 @@ impl Mythic {
                 others.insert(s.names[q].clone(), got);
             }
         }
+    }
+
+    /// How many dice of the first throw effects let `a` reroll against
+    /// `d` (every die with a `reroll-any` power paid this turn).
+    fn first_rerolls(&self, s: &State, a: usize, d: usize, pi: Option<usize>, st: Strike) -> usize {
+        if self.reroll_any(s, a).is_some() {
+            return usize::from(st.dice);
+        }
+        self.reroll_parts(s, a, d, pi, st)
+            .iter()
+            .map(|(_, n)| *n as usize)
+            .sum()
     }
 
     pub(super) fn fill_chance(&self, s: &State, a: &mut Action, rng: &mut fastrand::Rng) {
@@ -335,23 +367,37 @@ fn pick(cards: &mut Pile<MAXC>, rng: &mut Option<&mut fastrand::Rng>) -> Option<
     Some(c)
 }
 
-/// Dice for a strike (or 3 blank dice when the attack cannot happen).
+/// Dice for a strike (or 3 blank dice when the attack cannot happen),
+/// with `first` dice of the first throw that effects let be rerolled.
 fn roll_dice(
-    st: Option<Strike>,
+    st: Option<(Strike, usize)>,
+    before: &mut Vec<u8>,
     roll: &mut Vec<u8>,
     reroll: &mut Vec<u8>,
     hits: &mut u8,
     rng: &mut Option<&mut fastrand::Rng>,
 ) {
+    before.clear();
     roll.clear();
     reroll.clear();
     *hits = 0;
+    let first = st.map_or(0, |(_, n)| n);
+    let st = st.map(|(s, _)| s);
     let dice = st.map_or(3, |s| s.dice);
     match rng {
         None => roll.resize(dice as usize, 0),
         Some(r) => {
             for _ in 0..dice {
                 roll.push(r.u8(0..=5));
+            }
+            // Effects that reroll dice of the first throw: now and then
+            // some of them (a die may well come up the same).
+            if first > 0 && r.bool() {
+                before.clone_from(roll);
+                let k = r.usize(1..=first.min(roll.len()));
+                for i in 0..k {
+                    roll[i] = r.u8(0..=5);
+                }
             }
             let most = max_rerolls(&st.map_or_else(|| roll.clone(), |s| s.counted(roll)));
             if most > 0 && r.bool() {

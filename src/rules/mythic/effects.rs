@@ -75,6 +75,9 @@ words! {
         UsePower = "use-power",
         Maneuver = "maneuver",
         StandIn = "stand-in",
+        Rerolls = "rerolls",
+        RerollAny = "reroll-any",
+        ForceRerolls = "force-rerolls",
     }
 }
 
@@ -101,6 +104,8 @@ pub enum Cond {
     FiguresAtLeast(u8),
     Category(Vec<Cat>),
     NotCategory(Vec<Cat>),
+    /// The unit attacked is of one of these categories.
+    Against(Vec<Cat>),
     Here,
     NotFlying,
     NotAquatic,
@@ -152,6 +157,7 @@ impl Vocab for Mv {
             ("figures-at-least", a) => Cond::FiguresAtLeast(n(a)?),
             ("category", a) => Cond::Category(cats(a)?),
             ("not-category", a) => Cond::NotCategory(cats(a)?),
+            ("against", a) => Cond::Against(cats(a)?),
             ("here", Arg::None) => Cond::Here,
             ("not-flying", Arg::None) => Cond::NotFlying,
             ("not-aquatic", Arg::None) => Cond::NotAquatic,
@@ -177,6 +183,7 @@ impl Vocab for Mv {
             Cond::FiguresAtLeast(n) => format!("with at least {n} figures left"),
             Cond::Category(v) => format!("a {}", list(v)),
             Cond::NotCategory(v) => format!("not a {}", list(v)),
+            Cond::Against(v) => format!("against a {}", list(v)),
             Cond::Here => "in the same area".into(),
             Cond::NotFlying => "a ground or aquatic unit".into(),
             Cond::NotAquatic => "a unit that is not aquatic".into(),
@@ -587,6 +594,7 @@ impl Host for Ctx<'_> {
             Cond::NormalAttack => st.is_some_and(|x| !x.special),
             Cond::InOwnArea => st.is_some_and(|x| s.units[x.a].at == s.units[x.d].at),
             Cond::FlyingAttacker => st.is_some_and(|x| e.def(s, x.a).flying),
+            Cond::Against(v) => st.is_some_and(|x| v.contains(&e.def(s, x.d).cat)),
             Cond::FriendHere => unit.is_some_and(|u| e.company_of(s, u, false)),
             Cond::FullTroopHere => unit.is_some_and(|u| e.company_of(s, u, true)),
             Cond::FiguresAtLeast(n) => unit.is_some_and(|u| e.figures_left(s, u) >= *n),

@@ -3,11 +3,12 @@
 
 use super::super::Mythic;
 use super::super::chance::{RollError, max_successes};
-use super::super::effects::{self as fx, Out, When};
+use super::super::effects::{self as fx, Out, Per, When};
 use super::super::rule;
 use super::super::state::{DEAD, State, area_name, stat};
 use super::super::tables::terrain;
 use crate::rules::Violation;
+use crate::rules::kit::effects::Src;
 use crate::rules::kit::{Set, bits, plural, v};
 
 /// An attack's reach and numbers.
@@ -244,5 +245,127 @@ impl Mythic {
             .found(plural(hits as u32, "success", "successes"))),
             Ok(_) => Ok(()),
         }
+    }
+
+    /// The power of unit `a` used this turn whose effect lets it reroll
+    /// any dice of one attack (Bloodlust) and not spent yet: its source
+    /// and clause.
+    pub(crate) fn reroll_any(&self, s: &State, a: usize) -> Option<(Src<u8>, u8)> {
+        let d = self.def(s, a);
+        (0..d.powers.len()).find_map(|i| {
+            let card = d.power_fx[i]?;
+            let clause = self.t.fx.defs[usize::from(card)]
+                .clauses
+                .iter()
+                .position(|c| c.amount(Out::RerollAny).is_some())? as u8;
+            let src = Src {
+                card,
+                owner: s.units[a].owner,
+                at: Some(a as u8),
+            };
+            let paid = s.t.powers & (1u128 << (a * 4 + i)) != 0;
+            (paid && s.uses.get(src.owner, card, clause, Per::Turn) == 0).then_some((src, clause))
+        })
+    }
+
+    /// The effects that let the first throw of `a`'s attack on `d` be
+    /// partly rerolled, by card (attacker's `rerolls`, defender's
+    /// `force-rerolls`).
+    pub(crate) fn reroll_parts(
+        &self,
+        s: &State,
+        a: usize,
+        d: usize,
+        power: Option<usize>,
+        st: Strike,
+    ) -> Vec<(String, i16)> {
+        let fs = fx::Strike {
+            a,
+            d,
+            melee: st.melee,
+            special: power.is_some(),
+        };
+        let mut parts = self.mod_parts(s, a, &[When::Attack], Out::Rerolls, Some(fs));
+        parts.extend(self.mod_parts(s, d, &[When::Defend], Out::ForceRerolls, Some(fs)));
+        parts.retain(|(_, n)| *n > 0);
+        parts
+    }
+
+    /// Dice rerolled before anything else (MB-8): `before` is the first
+    /// throw, `roll` the dice after the rerolls effects in force allow
+    /// (attacker's `rerolls`, defender's `force-rerolls`, or any dice with
+    /// a `reroll-any` power paid this turn). Answers the `reroll-any`
+    /// power the rerolls needed, if any.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn check_before(
+        &self,
+        s: &State,
+        a: usize,
+        d: usize,
+        power: Option<usize>,
+        st: Strike,
+        before: &[u8],
+        roll: &[u8],
+    ) -> Result<Option<(Src<u8>, u8)>, Violation> {
+        if before.is_empty() {
+            return Ok(None);
+        }
+        let r = rule::ROLL;
+        let who = self.uid(s, a);
+        if before.len() != roll.len() {
+            return Err(v(r, "`before` lists the first throw: as many dice as `roll`")
+                .expected(plural(roll.len() as u32, "die", "dice"))
+                .found(plural(before.len() as u32, "die", "dice")));
+        }
+        if let Some(f) = before.iter().find(|&&f| f > 5) {
+            return Err(v(r, "a die shows a blank (0) or 1 to 5")
+                .expected("faces 0 (blank) to 5")
+                .found(format!("a {f} in `before`")));
+        }
+        let changed = before.iter().zip(roll).filter(|(x, y)| x != y).count();
+        let parts = self.reroll_parts(s, a, d, power, st);
+        let bound: usize = parts.iter().map(|(_, n)| *n as usize).sum();
+        if changed <= bound {
+            return Ok(None);
+        }
+        if let Some(any) = self.reroll_any(s, a) {
+            return Ok(Some(any));
+        }
+        let why = if parts.is_empty() {
+            format!("no effect in force lets `{who}` reroll dice of its first throw (dice worth 5 go in `reroll`)")
+        } else {
+            format!("the effects in force let `{who}` reroll at most {bound} of its first dice")
+        };
+        let by: Vec<String> = parts.iter().map(|(c, n)| format!("{n} `{c}`")).collect();
+        Err(v(r, why)
+            .expected(if by.is_empty() {
+                "`roll` the same as `before`".to_string()
+            } else {
+                format!("at most {} ({})", plural(bound as u32, "die", "dice"), by.join(", "))
+            })
+            .found(format!(
+                "{} changed from `before` to `roll`",
+                plural(changed as u32, "die", "dice")
+            )))
+    }
+
+    /// Every die of an attack or counter-attack by `a` on `d`: rerolls
+    /// effects allow first, then the roll (MB-8), refusals explained.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn check_dice(
+        &self,
+        s: &State,
+        a: usize,
+        d: usize,
+        power: Option<usize>,
+        st: Strike,
+        before: &[u8],
+        roll: &[u8],
+        reroll: &[u8],
+        hits: u8,
+    ) -> Result<(), Violation> {
+        self.check_before(s, a, d, power, st, before, roll)
+            .and_then(|_| self.check_roll(self.uid(s, a), st, roll, reroll, hits))
+            .map_err(|e| self.explain(e, s, a, d, power))
     }
 }

@@ -342,6 +342,7 @@ impl Mythic {
                 target,
                 power,
                 pay,
+                before,
                 roll,
                 reroll,
                 hits,
@@ -404,13 +405,13 @@ impl Mythic {
                 if !chance {
                     return Ok(());
                 }
-                self.check_roll(unit, st, roll, reroll, *hits)
-                    .map_err(|e| self.explain(e, s, sl, d, pi))
+                self.check_dice(s, sl, d, pi, st, before, roll, reroll, *hits)
             }
             Action::Counter {
                 unit,
                 card,
                 by,
+                before,
                 roll,
                 reroll,
                 hits,
@@ -460,9 +461,7 @@ impl Mythic {
                     if !chance {
                         return Ok(());
                     }
-                    return self
-                        .check_roll(unit, st, roll, reroll, *hits)
-                        .map_err(|e| self.explain(e, s, sl, att as usize, None));
+                    return self.check_dice(s, sl, att as usize, None, st, before, roll, reroll, *hits);
                 }
                 let c = self.paid_card(s, sl, card.as_deref(), unit, r, "is not an activation card of")?;
                 if s.players[q].hand.count(c) == 0 {
@@ -480,8 +479,7 @@ impl Mythic {
                 if !chance {
                     return Ok(());
                 }
-                self.check_roll(unit, st, roll, reroll, *hits)
-                    .map_err(|e| self.explain(e, s, sl, att as usize, None))
+                self.check_dice(s, sl, att as usize, None, st, before, roll, reroll, *hits)
             }
             Action::PickUp { unit, from } => {
                 let sl = self.slot_of(s, unit, rule::ACTIONS)?;
