@@ -85,6 +85,14 @@ pub enum Action {
         power: Option<String>,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         pay: Vec<String>,
+        /// The friendly unit in the target's area that made itself the
+        /// target instead (Guard): the dice are rolled against it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        guard: Option<String>,
+        /// The area next to the defender's the attacker moves it to,
+        /// paid with blank dice of the first roll (Mighty Throw).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        displace: Option<String>,
         /// The dice as first thrown, when effects rerolled some of them
         /// before anything else (Monster Slayer, Bloodlust, Heracles'
         /// Defiance): `roll` then lists the dice after those rerolls, in

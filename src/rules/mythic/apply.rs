@@ -217,11 +217,15 @@ impl Mythic {
                 power,
                 pay,
                 hits,
+                guard,
+                displace,
                 before,
                 roll,
                 ..
             } => {
                 let sl = s.t.act.unit as usize;
+                // Guard: the unit that made itself the target is attacked.
+                let target = guard.as_ref().unwrap_or(target);
                 let d = self.t.unit(target).map_or(0, |u| s.slot[u as usize] as usize);
                 let pi = power
                     .as_deref()
@@ -237,12 +241,23 @@ impl Mythic {
                     s.t.act.power = i as u8;
                 }
                 self.spend_rerolls(&mut s, sl, d, pi, before, roll);
-                let melee = self.strike(&s, sl, d, pi).map(|st| st.melee).unwrap_or(false);
+                let st = self.strike(&s, sl, d, pi).ok();
+                let melee = st.is_some_and(|st| st.melee);
+                // Mighty Throw: where the defender lands, if it survives.
+                let thrown = match (displace, st) {
+                    (Some(to), Some(st)) => self.displaced(&s, sl, d, pi, st, to, None).ok().map(|x| x.0),
+                    _ => None,
+                };
                 let wounds = self.wounds_dealt(&s, sl, d, pi, *hits);
                 s.t.act.attacks += 1;
                 s.t.act.simple |= ATTACK;
                 s.t.act.targets |= 1 << d;
                 self.wound(&mut s, d, wounds);
+                if let Some(area) = thrown
+                    && s.units[d].on_board()
+                {
+                    s.units[d].at = area;
+                }
                 if melee && s.units[d].on_board() && s.units[d].at == s.units[sl].at {
                     s.t.pending = Some((sl as u8, d as u8));
                 }

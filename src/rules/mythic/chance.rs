@@ -90,12 +90,15 @@ impl Mythic {
                 unit,
                 target,
                 power,
+                guard,
+                displace,
                 before,
                 roll,
                 reroll,
                 hits,
                 ..
             } => {
+                let target = guard.as_ref().unwrap_or(target);
                 let a = self.t.unit(unit).map(|u| s.slot[u as usize]).filter(|&x| x != NONE);
                 let d = self.t.unit(target).map(|u| s.slot[u as usize]).filter(|&x| x != NONE);
                 let st = match (a, d) {
@@ -103,13 +106,34 @@ impl Mythic {
                         let pi = power
                             .as_deref()
                             .and_then(|n| self.def(s, a as usize).powers.iter().position(|p| p.slug == n));
-                        self.strike(s, a as usize, d as usize, pi)
-                            .ok()
-                            .map(|st| (st, self.first_rerolls(s, a as usize, d as usize, pi, st)))
+                        self.strike(s, a as usize, d as usize, pi).ok().map(|st| {
+                            let spent = displace.as_deref().map_or(0, |to| {
+                                self.displaced(s, a as usize, d as usize, pi, st, to, None)
+                                    .map_or(0, |x| x.1)
+                            });
+                            (st, self.first_rerolls(s, a as usize, d as usize, pi, st), spent)
+                        })
                     }
                     _ => None,
                 };
-                roll_dice(st, before, roll, reroll, hits, &mut rng);
+                roll_dice(st.map(|x| (x.0, x.1)), before, roll, reroll, hits, &mut rng);
+                // Blanks a Mighty Throw discards: the last dice, never rerolled.
+                let spent = st.map_or(0, |x| usize::from(x.2)).min(roll.len());
+                if spent > 0 && rng.is_some() {
+                    let n = roll.len();
+                    for i in n - spent..n {
+                        roll[i] = 0;
+                        if let Some(b) = before.get_mut(i) {
+                            *b = 0;
+                        }
+                    }
+                    if let Some((st, _, _)) = st {
+                        let mut kept = roll.clone();
+                        kept.truncate(n - spent);
+                        reroll.clear();
+                        *hits = max_successes(&st.counted(&kept), reroll, st.defense).unwrap_or(0);
+                    }
+                }
             }
             Action::Counter {
                 before,

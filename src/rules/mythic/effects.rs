@@ -78,6 +78,8 @@ words! {
         Rerolls = "rerolls",
         RerollAny = "reroll-any",
         ForceRerolls = "force-rerolls",
+        Redirect = "redirect",
+        Displace = "displace",
     }
 }
 
@@ -86,7 +88,7 @@ words! {
 }
 
 words! {
-    pub enum Res { ArtOfWar = "art-of-war" }
+    pub enum Res { ArtOfWar = "art-of-war", BlankDice = "blank-dice" }
 }
 
 words! {
@@ -133,6 +135,24 @@ fn cats(a: &Arg) -> Option<Vec<Cat>> {
     }
 }
 
+/// The categories `against` names: also Titans, which no unit of the
+/// pack is (the clause then never applies).
+fn against(a: &Arg) -> Option<Vec<Cat>> {
+    let titan = |w: &str| w == "titan";
+    match a {
+        Arg::Word(w) if titan(w) => Some(Vec::new()),
+        Arg::Words(ws) if ws.iter().any(|w| titan(w)) => {
+            let rest: Vec<String> = ws.iter().filter(|w| !titan(w)).cloned().collect();
+            if rest.is_empty() {
+                Some(Vec::new())
+            } else {
+                cats(&Arg::Words(rest))
+            }
+        }
+        a => cats(a),
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Mv;
 
@@ -157,7 +177,7 @@ impl Vocab for Mv {
             ("figures-at-least", a) => Cond::FiguresAtLeast(n(a)?),
             ("category", a) => Cond::Category(cats(a)?),
             ("not-category", a) => Cond::NotCategory(cats(a)?),
-            ("against", a) => Cond::Against(cats(a)?),
+            ("against", a) => Cond::Against(against(a)?),
             ("here", Arg::None) => Cond::Here,
             ("not-flying", Arg::None) => Cond::NotFlying,
             ("not-aquatic", Arg::None) => Cond::NotAquatic,
@@ -183,6 +203,7 @@ impl Vocab for Mv {
             Cond::FiguresAtLeast(n) => format!("with at least {n} figures left"),
             Cond::Category(v) => format!("a {}", list(v)),
             Cond::NotCategory(v) => format!("not a {}", list(v)),
+            Cond::Against(v) if v.is_empty() => "against a titan".into(),
             Cond::Against(v) => format!("against a {}", list(v)),
             Cond::Here => "in the same area".into(),
             Cond::NotFlying => "a ground or aquatic unit".into(),
@@ -497,6 +518,40 @@ impl Mythic {
             }
         }
         out
+    }
+
+    /// The unit's own source (talent or power, while it works) with a
+    /// clause giving `out`, if any.
+    pub(super) fn own_giving(&self, s: &State, slot: usize, out: Out) -> Option<Src<u8>> {
+        let mut own = Vec::new();
+        self.own_sources(s, slot, &mut own);
+        own.into_iter().find(|x| {
+            self.t.fx.defs[usize::from(x.card)]
+                .clauses
+                .iter()
+                .any(|c| c.amount(out).is_some())
+        })
+    }
+
+    /// The effect of `g` that makes it the target of `a`'s attack on `d`
+    /// instead (Guard), if it allows that now (a friendly unit in its area).
+    pub(super) fn guard(&self, s: &State, g: usize, st: Strike, rule: &'static str) -> Result<(), Violation> {
+        let Some(src) = self.own_giving(s, g, Out::Redirect) else {
+            return Err(v(
+                rule,
+                format!("`{}` has no effect that makes it the target instead", self.uid(s, g)),
+            )
+            .expected("a unit whose talents work and give `redirect` (Guard)")
+            .found(format!("`{}`", self.uid(s, g))));
+        };
+        let mut ctx = Ctx::new(self, &[When::Defend]);
+        ctx.strike = Some(st);
+        let ch = fx::Change {
+            out: Out::Redirect,
+            obj: Some(st.d as u8),
+            n: 1,
+        };
+        fx::allow(&ctx, s, &src, &[ch], rule).map(|_| ())
     }
 
     /// The team of a source (its unit's, or its owner's).

@@ -120,12 +120,44 @@ impl Mythic {
                         continue;
                     }
                     let target = self.uid(s, d).to_string();
+                    let from = out.len();
                     out.push(attack(&unit, &target, None, vec![]));
                     for (i, pw) in self.def(s, sl).powers.iter().enumerate() {
                         if pw.kind == PowerKind::Special {
                             let cost = if t.act.power == i as u8 { 0 } else { pw.cost };
                             for pay in self.pay_options(s, p, &hand, cost) {
                                 out.push(attack(&unit, &target, Some(pw.slug.clone()), pay));
+                            }
+                        }
+                    }
+                    // Guard: a friendly unit in the target's area may
+                    // make itself the target instead.
+                    let guards: Vec<usize> = (0..s.units.len())
+                        .filter(|&g| g != d && s.units[g].on_board() && s.units[g].at == o.at)
+                        .collect();
+                    let to = out.len();
+                    // Mighty Throw: the defender moved to a next area.
+                    if self.own_giving(s, sl, super::effects::Out::Displace).is_some() {
+                        for area in bits(b.adj(o.at as usize)) {
+                            for k in from..to {
+                                if let Action::Attack { power, pay, .. } = &out[k] {
+                                    let mut x = attack(&unit, &target, power.clone(), pay.clone());
+                                    if let Action::Attack { displace, .. } = &mut x {
+                                        *displace = Some(b.areas[area].id.clone());
+                                    }
+                                    out.push(x);
+                                }
+                            }
+                        }
+                    }
+                    for g in guards {
+                        for k in from..to {
+                            if let Action::Attack { power, pay, .. } = &out[k] {
+                                let mut x = attack(&unit, &target, power.clone(), pay.clone());
+                                if let Action::Attack { guard, .. } = &mut x {
+                                    *guard = Some(self.uid(s, g).to_string());
+                                }
+                                out.push(x);
                             }
                         }
                     }
@@ -434,6 +466,8 @@ fn attack(unit: &str, target: &str, power: Option<String>, pay: Vec<String>) -> 
         power,
         pay,
         before: vec![],
+        guard: None,
+        displace: None,
         roll: vec![],
         reroll: vec![],
         hits: 0,

@@ -3,12 +3,12 @@
 
 use super::super::Mythic;
 use super::super::chance::{RollError, max_successes};
-use super::super::effects::{self as fx, Out, Per, When};
+use super::super::effects::{self as fx, Out, Per, Res, When};
 use super::super::rule;
 use super::super::state::{DEAD, State, area_name, stat};
 use super::super::tables::terrain;
 use crate::rules::Violation;
-use crate::rules::kit::effects::Src;
+use crate::rules::kit::effects::{self as kfx, Src};
 use crate::rules::kit::{Set, bits, plural, v};
 
 /// An attack's reach and numbers.
@@ -200,7 +200,8 @@ impl Mythic {
         e
     }
 
-    /// The attack roll against a strike (MB-8).
+    /// The attack roll against a strike (MB-8), `spent` blanks of it
+    /// discarded for an effect (Mighty Throw).
     pub(crate) fn check_roll(
         &self,
         who: &str,
@@ -208,6 +209,7 @@ impl Mythic {
         roll: &[u8],
         reroll: &[u8],
         hits: u8,
+        spent: u8,
     ) -> Result<(), Violation> {
         let r = rule::ROLL;
         if roll.len() != st.dice as usize {
@@ -220,7 +222,13 @@ impl Mythic {
                 .expected("faces 0 (blank) to 5")
                 .found(format!("a {}", roll.iter().find(|&&f| f > 5).copied().unwrap_or(0))));
         }
-        match max_successes(&st.counted(roll), reroll, st.defense) {
+        let mut kept = roll.to_vec();
+        for _ in 0..spent {
+            if let Some(i) = kept.iter().position(|&f| f == 0) {
+                kept.remove(i);
+            }
+        }
+        match max_successes(&st.counted(&kept), reroll, st.defense) {
             Err(RollError::Face(f)) => Err(v(r, "a die shows a blank (0) or 1 to 5")
                 .expected("faces 0 (blank) to 5")
                 .found(format!("a {f}"))),
@@ -363,9 +371,113 @@ impl Mythic {
         roll: &[u8],
         reroll: &[u8],
         hits: u8,
+        spent: u8,
     ) -> Result<(), Violation> {
         self.check_before(s, a, d, power, st, before, roll)
-            .and_then(|_| self.check_roll(self.uid(s, a), st, roll, reroll, hits))
+            .and_then(|_| self.check_roll(self.uid(s, a), st, roll, reroll, hits, spent))
             .map_err(|e| self.explain(e, s, a, d, power))
+    }
+
+    /// An attack by `a` on `d` that unit `guard` takes instead (Guard):
+    /// the unit attacked and the strike against it.
+    pub(crate) fn guarded(
+        &self,
+        s: &State,
+        a: usize,
+        d: usize,
+        power: Option<usize>,
+        st: Strike,
+        guard: &str,
+    ) -> Result<(usize, Strike), Violation> {
+        let g = self.slot_of(s, guard, rule::ATTACK)?;
+        let fs = fx::Strike {
+            a,
+            d,
+            melee: st.melee,
+            special: power.is_some(),
+        };
+        self.guard(s, g, fs, rule::ATTACK)?;
+        Ok((g, self.strike(s, a, g, power)?))
+    }
+
+    /// The defender moved to area `to` by `a`'s effect (Mighty Throw):
+    /// the area and the blank dice of the first roll it costs (checked
+    /// against `roll` when `roll` is given).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn displaced(
+        &self,
+        s: &State,
+        a: usize,
+        d: usize,
+        power: Option<usize>,
+        st: Strike,
+        to: &str,
+        roll: Option<&[u8]>,
+    ) -> Result<(u8, u8), Violation> {
+        let r = rule::ATTACK;
+        let who = self.uid(s, a);
+        let Some(src) = self.own_giving(s, a, Out::Displace) else {
+            return Err(v(r, format!("`{who}` has no effect that moves the defender"))
+                .expected("a unit whose talents work and give `displace` (Mighty Throw)")
+                .found(format!("`displace: {to}`")));
+        };
+        let mut ctx = fx::Ctx::new(self, &[When::Attack]);
+        ctx.strike = Some(fx::Strike {
+            a,
+            d,
+            melee: st.melee,
+            special: power.is_some(),
+        });
+        let ch = kfx::Change {
+            out: Out::Displace,
+            obj: Some(d as u8),
+            n: 1,
+        };
+        let ok = kfx::allow(&ctx, s, &src, &[ch], r)?;
+        let card = self.t.fx.names[usize::from(src.card)].clone();
+        let clauses = &self.t.fx.defs[usize::from(src.card)].clauses;
+        let cost = ok
+            .of
+            .first()
+            .and_then(|&i| clauses.get(usize::from(i)))
+            .and_then(|c| c.cost.iter().find(|(res, _)| *res == Res::BlankDice))
+            .map_or(0, |(_, n)| (*n).clamp(0, 10) as u8);
+        if let Some(roll) = roll {
+            let blanks = roll.iter().filter(|&&f| f == 0).count();
+            if blanks < usize::from(cost) {
+                return Err(v(rule::ROLL, format!("`{card}` costs blank dice of the first roll"))
+                    .expected(format!(
+                        "at least {} in `roll`",
+                        plural(u32::from(cost), "blank", "blanks")
+                    ))
+                    .found(plural(blanks as u32, "blank", "blanks")));
+            }
+        }
+        let b = self.board(s);
+        let from = s.units[d].at;
+        let Some(area) = b.area(to) else {
+            return Err(v(r, format!("`{to}` is not an area of the battlefield"))
+                .expected("an area next to the defender's")
+                .found(format!("`{to}`")));
+        };
+        if b.adj(from as usize) & (1 << area) == 0 {
+            return Err(v(r, format!("`{card}` moves the defender to an adjacent area"))
+                .expected(format!("an area next to `{}`", b.areas[usize::from(from)].id))
+                .found(format!("`{to}`")));
+        }
+        if let Some(by) = self.kept_out(s, d, usize::from(area)) {
+            return Err(v(r, format!("`{by}` keeps `{}` out of `{to}`", self.uid(s, d)))
+                .expected("an area the defender may enter")
+                .found(format!("`{to}`")));
+        }
+        if self.occupancy(s)[usize::from(area)] >= b.areas[usize::from(area)].capacity {
+            return Err(v(r, format!("`{to}` is full"))
+                .expected(format!(
+                    "an area with room (capacity {})",
+                    b.areas[usize::from(area)].capacity
+                ))
+                .found("no room"));
+        }
+        Ok((area, cost))
     }
 }

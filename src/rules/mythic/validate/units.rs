@@ -342,6 +342,8 @@ impl Mythic {
                 target,
                 power,
                 pay,
+                guard,
+                displace,
                 before,
                 roll,
                 reroll,
@@ -402,10 +404,21 @@ impl Mythic {
                 };
                 self.check_pay(s, p, &s.players[p].hand, cost, pay, rule::ART_OF_WAR)?;
                 let st = self.strike(s, sl, d, pi)?;
+                let (d, st) = match guard {
+                    Some(g) => self.guarded(s, sl, d, pi, st, g)?,
+                    None => (d, st),
+                };
+                let spent = match displace {
+                    Some(to) => {
+                        self.displaced(s, sl, d, pi, st, to, chance.then_some(roll.as_slice()))?
+                            .1
+                    }
+                    None => 0,
+                };
                 if !chance {
                     return Ok(());
                 }
-                self.check_dice(s, sl, d, pi, st, before, roll, reroll, *hits)
+                self.check_dice(s, sl, d, pi, st, before, roll, reroll, *hits, spent)
             }
             Action::Counter {
                 unit,
@@ -461,7 +474,7 @@ impl Mythic {
                     if !chance {
                         return Ok(());
                     }
-                    return self.check_dice(s, sl, att as usize, None, st, before, roll, reroll, *hits);
+                    return self.check_dice(s, sl, att as usize, None, st, before, roll, reroll, *hits, 0);
                 }
                 let c = self.paid_card(s, sl, card.as_deref(), unit, r, "is not an activation card of")?;
                 if s.players[q].hand.count(c) == 0 {
@@ -479,7 +492,7 @@ impl Mythic {
                 if !chance {
                     return Ok(());
                 }
-                self.check_dice(s, sl, att as usize, None, st, before, roll, reroll, *hits)
+                self.check_dice(s, sl, att as usize, None, st, before, roll, reroll, *hits, 0)
             }
             Action::PickUp { unit, from } => {
                 let sl = self.slot_of(s, unit, rule::ACTIONS)?;
