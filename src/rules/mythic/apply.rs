@@ -5,11 +5,12 @@
 use std::collections::BTreeMap;
 
 use super::Mythic;
-use super::actions::Action;
+use super::actions::{Action, Drawn};
 use super::effects::{self as fx, Out, Per, When};
 use super::rule;
 use super::state::{ATTACK, Act, DEAD, DRAW_TWO, GONE, MOVE, NONE, PICK, SEARCH, State, Turn, pay_cards, tally};
 use super::tables::{MAXC, OMPH, PowerKind, Shape};
+use super::validate::KillDraw;
 use crate::rules::Engine;
 
 impl Mythic {
@@ -70,6 +71,7 @@ impl Mythic {
                 u.carry = false;
             }
             u.at = DEAD;
+            u.petrified = false;
             if s.t.act.unit as usize == slot {
                 s.t.act.unit = NONE;
             }
@@ -91,6 +93,13 @@ impl Mythic {
         };
         let m = self.unit_mod(s, d, &[When::Defend], Out::Wounds, Some(st));
         (i16::from(hits) + m).clamp(0, 255) as u8
+    }
+
+    /// The cards an effect of a destruction draws (Realm of Shades).
+    fn draw_for_kill(&self, s: &mut State, kill: Option<KillDraw>, drew: Option<&Drawn>) {
+        if let (Some(k), Some(x)) = (kill, drew) {
+            self.draw_into(s, k.player, k.n, &x.cards, &x.others);
+        }
     }
 
     /// Counts the use of the power whose `reroll-any` the first throw's
@@ -123,6 +132,8 @@ impl Mythic {
         if !matches!(a, Action::Counter { .. }) {
             s.t.pending = None;
         }
+        // Leader's free activation is for the very next action only.
+        let free = std::mem::replace(&mut s.t.free, NONE);
         match a {
             Action::Draw { cards, others } => {
                 self.draw_into(&mut s, p, 1, cards, others);
@@ -157,6 +168,7 @@ impl Mythic {
                     u.carry = false;
                     u.at = god_at;
                     u.wounds = 0;
+                    u.petrified = false;
                 }
                 s.t.called = true;
                 s.t.act.unit = NONE;
@@ -168,7 +180,7 @@ impl Mythic {
                     None => self.def(&s, sl).card as usize,
                 };
                 self.discard_one(&mut s, p, c);
-                if s.t.activations == 1 {
+                if s.t.activations == 1 && free as usize != sl {
                     self.pay(&mut s, p, 1, pay);
                 }
                 s.t.activations += 1;
@@ -177,6 +189,7 @@ impl Mythic {
                     unit: sl as u8,
                     ..Act::IDLE
                 };
+                s.t.led = false;
             }
             Action::Enter { to, .. } => {
                 let sl = s.t.act.unit as usize;
@@ -221,6 +234,7 @@ impl Mythic {
                 displace,
                 before,
                 roll,
+                drew,
                 ..
             } => {
                 let sl = s.t.act.unit as usize;
@@ -248,7 +262,14 @@ impl Mythic {
                     (Some(to), Some(st)) => self.displaced(&s, sl, d, pi, st, to, None).ok().map(|x| x.0),
                     _ => None,
                 };
-                let wounds = self.wounds_dealt(&s, sl, d, pi, *hits);
+                // Petrifying Gaze: a success petrifies instead of wounding.
+                let petrify = *hits > 0 && pi.is_some_and(|i| self.petrifies(&s, sl, i));
+                let hits = if petrify { 0 } else { *hits };
+                let kill = self.kill_draw(&s, sl, d, pi, hits);
+                let wounds = self.wounds_dealt(&s, sl, d, pi, hits);
+                if petrify {
+                    s.units[d].petrified = true;
+                }
                 s.t.act.attacks += 1;
                 s.t.act.simple |= ATTACK;
                 s.t.act.targets |= 1 << d;
@@ -258,6 +279,7 @@ impl Mythic {
                 {
                     s.units[d].at = area;
                 }
+                self.draw_for_kill(&mut s, kill, drew.as_ref());
                 if melee && s.units[d].on_board() && s.units[d].at == s.units[sl].at {
                     s.t.pending = Some((sl as u8, d as u8));
                 }
@@ -268,6 +290,7 @@ impl Mythic {
                 by,
                 before,
                 roll,
+                drew,
                 ..
             } => {
                 if let Some((att, def)) = s.t.pending {
@@ -285,8 +308,10 @@ impl Mythic {
                         }
                     }
                     s.t.countered |= 1 << def;
+                    let kill = self.kill_draw(&s, def as usize, att as usize, None, *hits);
                     let wounds = self.wounds_dealt(&s, def as usize, att as usize, None, *hits);
                     self.wound(&mut s, att as usize, wounds);
+                    self.draw_for_kill(&mut s, kill, drew.as_ref());
                 }
                 s.t.pending = None;
             }
@@ -335,6 +360,33 @@ impl Mythic {
                     if kind == PowerKind::Active && attacks > 1 && s.t.act.unit as usize == sl {
                         s.t.act.max_attacks = attacks;
                     }
+                }
+            }
+            Action::Lead { unit, troop } => {
+                if let Ok((_, k)) = self.check_lead(&s, unit, troop) {
+                    let c = self.def(&s, k).card as usize;
+                    let pl = &mut s.players[p];
+                    pl.deck.move_to(c, &mut pl.hand);
+                    s.t.act.over = true;
+                    s.t.led = true;
+                    s.t.free = k as u8;
+                }
+            }
+            Action::Shift { unit, to, pay } => {
+                if let Ok((sl, i, area)) = self.check_shift(&s, unit, to, pay) {
+                    let q = s.units[sl].owner as usize;
+                    let cost = self.def(&s, sl).powers[i].cost;
+                    self.pay(&mut s, q, cost, pay);
+                    s.t.powers |= 1u128 << (sl * 4 + i);
+                    s.units[sl].at = area;
+                    s.t.act.over = true;
+                }
+            }
+            Action::RemovePetrification { unit } => {
+                if let Some(sl) = self.t.unit(unit).map(|u| s.slot[u as usize] as usize) {
+                    let c = self.def(&s, sl).card as usize;
+                    self.discard_one(&mut s, p, c);
+                    s.units[sl].petrified = false;
                 }
             }
             Action::EndTurn => {

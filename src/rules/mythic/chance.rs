@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::Mythic;
-use super::actions::Action;
+use super::actions::{Action, Drawn};
 use super::rule;
 use super::setup::{PlayerSetup, Setup, StartAreas};
 use super::state::{NONE, Player, State, pay_cards};
@@ -35,8 +35,10 @@ impl Mythic {
                 hits,
                 pay,
                 effect,
+                drew,
                 ..
             } => {
+                *drew = None;
                 before.clear();
                 roll.clear();
                 reroll.clear();
@@ -49,8 +51,10 @@ impl Mythic {
                 roll,
                 reroll,
                 hits,
+                drew,
                 ..
             } => {
+                *drew = None;
                 before.clear();
                 roll.clear();
                 reroll.clear();
@@ -96,6 +100,7 @@ impl Mythic {
                 roll,
                 reroll,
                 hits,
+                drew,
                 ..
             } => {
                 let target = guard.as_ref().unwrap_or(target);
@@ -134,12 +139,19 @@ impl Mythic {
                         *hits = max_successes(&st.counted(&kept), reroll, st.defense).unwrap_or(0);
                     }
                 }
+                if let (Some(a), Some(d)) = (a, d) {
+                    let pi = power
+                        .as_deref()
+                        .and_then(|n| self.def(s, a as usize).powers.iter().position(|p| p.slug == n));
+                    *drew = self.fill_kill_draw(s, a as usize, d as usize, pi, *hits, &mut rng);
+                }
             }
             Action::Counter {
                 before,
                 roll,
                 reroll,
                 hits,
+                drew,
                 ..
             } => {
                 let st = s.t.pending.and_then(|(att, def)| {
@@ -152,6 +164,12 @@ impl Mythic {
                     }
                 });
                 roll_dice(st, before, roll, reroll, hits, &mut rng);
+                *drew = match s.t.pending {
+                    Some((att, def)) if st.is_some() => {
+                        self.fill_kill_draw(s, def as usize, att as usize, None, *hits, &mut rng)
+                    }
+                    _ => None,
+                };
             }
             Action::Search { card, .. } => {
                 let mut deck = s.players[p].deck;
@@ -211,6 +229,26 @@ impl Mythic {
                 others.insert(s.names[q].clone(), got);
             }
         }
+    }
+
+    /// The cards an effect of the destruction of `d` draws (Realm of
+    /// Shades), drawn at random or from the top.
+    fn fill_kill_draw(
+        &self,
+        s: &State,
+        a: usize,
+        d: usize,
+        pi: Option<usize>,
+        hits: u8,
+        rng: &mut Option<&mut fastrand::Rng>,
+    ) -> Option<Drawn> {
+        let k = self.kill_draw(s, a, d, pi, hits)?;
+        let mut x = Drawn {
+            cards: Vec::new(),
+            others: BTreeMap::new(),
+        };
+        self.fill_draw(s, &s.players[k.player], k.player, k.n, &mut x.cards, &mut x.others, rng);
+        Some(x)
     }
 
     /// How many dice of the first throw effects let `a` reroll against

@@ -29,6 +29,9 @@ words! {
         SpecialAttack = "special-attack",
         Counter = "counter",
         Maneuver = "maneuver",
+        OnKill = "on-kill",
+        EnemyActivationEnd = "enemy-activation-end",
+        ActivationEnd = "activation-end",
     }
 }
 
@@ -80,6 +83,9 @@ words! {
         ForceRerolls = "force-rerolls",
         Redirect = "redirect",
         Displace = "displace",
+        Petrify = "petrify",
+        Shift = "shift",
+        Activate = "activate",
     }
 }
 

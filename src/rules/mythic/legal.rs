@@ -208,6 +208,7 @@ impl Mythic {
                     roll: vec![],
                     reroll: vec![],
                     hits: 0,
+                    drew: None,
                 });
             }
             for by in self.free_counters(s, def as usize) {
@@ -219,6 +220,7 @@ impl Mythic {
                     roll: vec![],
                     reroll: vec![],
                     hits: 0,
+                    drew: None,
                 });
             }
             if s.players[q].hand.count(OMPH as usize) > 0 {
@@ -230,6 +232,7 @@ impl Mythic {
                     roll: vec![],
                     reroll: vec![],
                     hits: 0,
+                    drew: None,
                 });
             }
         }
@@ -238,6 +241,49 @@ impl Mythic {
                 cards: vec![],
                 others: BTreeMap::new(),
             });
+        }
+        // Leader: at the end of the activation, a friendly troop of its area.
+        if t.act.unit != NONE && !t.led && s.units[t.act.unit as usize].on_board() {
+            let sl = t.act.unit as usize;
+            if self.own_giving(s, sl, super::effects::Out::Activate).is_some() {
+                for (k, o) in s.units.iter().enumerate() {
+                    if k != sl && o.at == s.units[sl].at && self.team(s, k) == self.team(s, sl) {
+                        out.push(Action::Lead {
+                            unit: self.uid(s, sl).to_string(),
+                            troop: self.uid(s, k).to_string(),
+                        });
+                    }
+                }
+            }
+        }
+        // Cunning: right after an enemy activation, a shift of the other side.
+        if t.act.unit != NONE {
+            let b = self.board(s);
+            for (i, u) in s.units.iter().enumerate() {
+                if u.on_board()
+                    && self.team(s, i) != self.team(s, t.act.unit as usize)
+                    && let Some((k, _)) = self.shift_power(s, i)
+                {
+                    let q = u.owner as usize;
+                    let cost = self.def(s, i).powers[k].cost;
+                    for pay in self.pay_options(s, q, &s.players[q].hand, cost) {
+                        for a in bits(b.adj(u.at as usize)) {
+                            out.push(Action::Shift {
+                                unit: self.uid(s, i).to_string(),
+                                to: b.areas[a].id.clone(),
+                                pay: pay.clone(),
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        for (i, u) in s.units.iter().enumerate() {
+            if u.petrified && u.owner as usize == p && hand.count(self.def(s, i).card as usize) > 0 {
+                out.push(Action::RemovePetrification {
+                    unit: self.uid(s, i).to_string(),
+                });
+            }
         }
         let one = self.pay_options(s, p, &hand, 1);
         if t.manoeuvres & DRAW_TWO == 0 {
@@ -281,7 +327,7 @@ impl Mythic {
                     if hand.count(c) == 0 {
                         continue;
                     }
-                    let pays = if t.activations == 1 {
+                    let pays = if t.activations == 1 && t.free as usize != i {
                         let mut h = hand;
                         h.take(c, 1);
                         self.pay_options(s, p, &h, 1)
@@ -402,6 +448,7 @@ impl Mythic {
                 roll: vec![],
                 reroll: vec![],
                 hits: 0,
+                drew: None,
             });
             out.push(Action::Counter {
                 unit: unit.clone(),
@@ -411,6 +458,7 @@ impl Mythic {
                 roll: vec![],
                 reroll: vec![],
                 hits: 0,
+                drew: None,
             });
             out.push(Action::PickUp {
                 unit: unit.clone(),
@@ -471,6 +519,7 @@ fn attack(unit: &str, target: &str, power: Option<String>, pay: Vec<String>) -> 
         roll: vec![],
         reroll: vec![],
         hits: 0,
+        drew: None,
         effect: None,
     }
 }

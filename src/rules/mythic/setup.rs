@@ -212,6 +212,7 @@ impl Mythic {
                     at: OFF,
                     wounds: 0,
                     carry: false,
+                    petrified: false,
                 });
             }
             let needs_god = mode.gods.contains(&(p as u8));

@@ -38,6 +38,9 @@ pub struct Unit {
     /// Ladder rows lost (characters) or figures lost (troops).
     pub wounds: u8,
     pub carry: bool,
+    /// A petrification marker (Medusa's Petrifying Gaze): no moves, no
+    /// attacks until its player discards one of its activation cards.
+    pub petrified: bool,
 }
 
 impl Unit {
@@ -114,6 +117,11 @@ pub struct Turn {
     pub special: u32,
     /// A counter-attack may follow: (attacker slot, attacked slot).
     pub pending: Option<(u8, u8)>,
+    /// A troop that may be activated next without an Art of War card
+    /// (Leader), or [`NONE`].
+    pub free: u8,
+    /// The activated unit's end was answered by its own effect (Leader).
+    pub led: bool,
 }
 
 impl Turn {
@@ -130,6 +138,8 @@ impl Turn {
         countered: 0,
         special: 0,
         pending: None,
+        free: NONE,
+        led: false,
     };
 }
 

@@ -16,19 +16,19 @@ impl Mythic {
     pub(super) fn current(&self, s: &State, slot: usize) -> Result<(), Violation> {
         if s.t.act.unit as usize == slot && s.t.act.over {
             let at = s.units[slot].at;
-            let by = self
-                .on_entering(s, slot, at as usize, Out::EndActivation)
-                .unwrap_or_default();
-            return Err(v(
-                rule::ACTIONS,
-                format!(
-                    "`{}` ended its activation on entering `{}` (`{by}`)",
-                    self.uid(s, slot),
+            let id = self.uid(s, slot);
+            // Terrain that ends the activation on entering, or an enemy's
+            // effect that answered its end (Cunning).
+            let why = match self.on_entering(s, slot, at as usize, Out::EndActivation) {
+                Some(by) => format!(
+                    "`{id}` ended its activation on entering `{}` (`{by}`)",
                     area_name(self.board(s), at)
                 ),
-            )
-            .expected("a new activation or the end of the turn")
-            .found("another action"));
+                None => format!("`{id}`'s activation is over: an enemy effect answered its end"),
+            };
+            return Err(v(rule::ACTIONS, why)
+                .expected("a new activation or the end of the turn")
+                .found("another action"));
         }
         if s.t.act.unit as usize != slot {
             let now = if s.t.act.unit == NONE {
@@ -348,6 +348,7 @@ impl Mythic {
                 roll,
                 reroll,
                 hits,
+                drew,
                 ..
             } => {
                 let sl = self.slot_of(s, unit, rule::ACTIONS)?;
@@ -418,7 +419,8 @@ impl Mythic {
                 if !chance {
                     return Ok(());
                 }
-                self.check_dice(s, sl, d, pi, st, before, roll, reroll, *hits, spent)
+                self.check_dice(s, sl, d, pi, st, before, roll, reroll, *hits, spent)?;
+                self.check_kill_draw(s, sl, d, pi, *hits, drew.as_ref())
             }
             Action::Counter {
                 unit,
@@ -428,6 +430,7 @@ impl Mythic {
                 roll,
                 reroll,
                 hits,
+                drew,
             } => {
                 let r = rule::COUNTER;
                 let Some((att, def)) = t.pending else {
@@ -474,7 +477,8 @@ impl Mythic {
                     if !chance {
                         return Ok(());
                     }
-                    return self.check_dice(s, sl, att as usize, None, st, before, roll, reroll, *hits, 0);
+                    self.check_dice(s, sl, att as usize, None, st, before, roll, reroll, *hits, 0)?;
+                    return self.check_kill_draw(s, sl, att as usize, None, *hits, drew.as_ref());
                 }
                 let c = self.paid_card(s, sl, card.as_deref(), unit, r, "is not an activation card of")?;
                 if s.players[q].hand.count(c) == 0 {
@@ -492,7 +496,8 @@ impl Mythic {
                 if !chance {
                     return Ok(());
                 }
-                self.check_dice(s, sl, att as usize, None, st, before, roll, reroll, *hits, 0)
+                self.check_dice(s, sl, att as usize, None, st, before, roll, reroll, *hits, 0)?;
+                self.check_kill_draw(s, sl, att as usize, None, *hits, drew.as_ref())
             }
             Action::PickUp { unit, from } => {
                 let sl = self.slot_of(s, unit, rule::ACTIONS)?;
