@@ -21,6 +21,7 @@ mod actions;
 mod apply;
 mod chance;
 mod effects;
+mod invoked;
 mod legal;
 mod observe;
 pub mod rule;

@@ -26,7 +26,8 @@ impl Mythic {
     /// attack destroys it.
     pub(crate) fn kill_draw(&self, s: &State, a: usize, d: usize, power: Option<usize>, hits: u8) -> Option<KillDraw> {
         let u = &s.units[d];
-        if !u.on_board() {
+        // A petrifying attack (Petrifying Gaze) never wounds.
+        if !u.on_board() || power.is_some_and(|i| self.petrifies(s, a, i)) {
             return None;
         }
         let wounds = self.wounds_dealt(s, a, d, power, hits);
