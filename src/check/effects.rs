@@ -2,7 +2,7 @@
 //! one its structured effect states, and every amount of the effect above 1
 //! must appear in the text of every locale (1 may be written as "a", "one").
 //! Numbers inside `{{ … }}` templates quote the card's own fields and are
-//! left out, as are digits glued to letters (square names such as `C4`);
+//! left out, as are digits glued to letters (square names such as `C4`, `3D`);
 //! digits and the number words two to ten (English, Spanish) count.
 
 use indexmap::IndexMap;
@@ -180,8 +180,9 @@ pub fn numbers_in(text: &str, locale: &str) -> Vec<i64> {
                 i += 1;
             }
             let percent = plain[i..].trim_start().starts_with('%');
-            // `C4`, `D5`: a square's name, not a number.
-            let id = start > 0 && bytes[start - 1].is_ascii_alphabetic();
+            // `C4`, `D5`: a square's name; `3D`: a word. Not numbers.
+            let id = start > 0 && bytes[start - 1].is_ascii_alphabetic()
+                || i < bytes.len() && bytes[i].is_ascii_alphabetic();
             if !percent
                 && !id
                 && let Ok(n) = plain[start..i].parse::<i64>()

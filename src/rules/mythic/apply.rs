@@ -5,10 +5,12 @@
 use std::collections::BTreeMap;
 
 use super::Mythic;
-use super::actions::Action;
+use super::actions::{Action, Drawn};
+use super::effects::{self as fx, Out, Per, When};
 use super::rule;
 use super::state::{ATTACK, Act, DEAD, DRAW_TWO, GONE, MOVE, NONE, PICK, SEARCH, State, Turn, pay_cards, tally};
 use super::tables::{MAXC, OMPH, PowerKind, Shape};
+use super::validate::KillDraw;
 use crate::rules::Engine;
 
 impl Mythic {
@@ -69,9 +71,47 @@ impl Mythic {
                 u.carry = false;
             }
             u.at = DEAD;
+            u.petrified = false;
             if s.t.act.unit as usize == slot {
                 s.t.act.unit = NONE;
             }
+        }
+    }
+
+    /// The wounds `hits` successes of `a` deal `d`, with the defender's
+    /// effects (Resilience: one fewer).
+    pub(super) fn wounds_dealt(&self, s: &State, a: usize, d: usize, power: Option<usize>, hits: u8) -> u8 {
+        if hits == 0 {
+            return 0;
+        }
+        let melee = self.strike(s, a, d, power).is_ok_and(|st| st.melee);
+        let st = fx::Strike {
+            a,
+            d,
+            melee,
+            special: power.is_some(),
+        };
+        let m = self.unit_mod(s, d, &[When::Defend], Out::Wounds, Some(st));
+        (i16::from(hits) + m).clamp(0, 255) as u8
+    }
+
+    /// The cards an effect of a destruction draws (Realm of Shades).
+    fn draw_for_kill(&self, s: &mut State, kill: Option<KillDraw>, drew: Option<&Drawn>) {
+        if let (Some(k), Some(x)) = (kill, drew) {
+            self.draw_into(s, k.player, k.n, &x.cards, &x.others);
+        }
+    }
+
+    /// Counts the use of the power whose `reroll-any` the first throw's
+    /// rerolls needed (Bloodlust: once).
+    fn spend_rerolls(&self, s: &mut State, a: usize, d: usize, pi: Option<usize>, before: &[u8], roll: &[u8]) {
+        if before.is_empty() {
+            return;
+        }
+        if let Ok(st) = self.strike(s, a, d, pi)
+            && let Ok(Some((src, clause))) = self.check_before(s, a, d, pi, st, before, roll)
+        {
+            s.uses.add(src.owner, src.card, clause, Per::Turn);
         }
     }
 
@@ -92,6 +132,8 @@ impl Mythic {
         if !matches!(a, Action::Counter { .. }) {
             s.t.pending = None;
         }
+        // Leader's free activation is for the very next action only.
+        let free = std::mem::replace(&mut s.t.free, NONE);
         match a {
             Action::Draw { cards, others } => {
                 self.draw_into(&mut s, p, 1, cards, others);
@@ -104,7 +146,7 @@ impl Mythic {
             }
             Action::DrawTwo { cards, others, pay } => {
                 self.pay(&mut s, p, 1, pay);
-                self.draw_into(&mut s, p, 2, cards, others);
+                self.draw_into(&mut s, p, self.t.fx.draw_two(), cards, others);
                 s.t.manoeuvres |= DRAW_TWO;
             }
             Action::Search { card, pay } => {
@@ -126,6 +168,7 @@ impl Mythic {
                     u.carry = false;
                     u.at = god_at;
                     u.wounds = 0;
+                    u.petrified = false;
                 }
                 s.t.called = true;
                 s.t.act.unit = NONE;
@@ -137,7 +180,7 @@ impl Mythic {
                     None => self.def(&s, sl).card as usize,
                 };
                 self.discard_one(&mut s, p, c);
-                if s.t.activations == 1 {
+                if s.t.activations == 1 && free as usize != sl {
                     self.pay(&mut s, p, 1, pay);
                 }
                 s.t.activations += 1;
@@ -146,6 +189,7 @@ impl Mythic {
                     unit: sl as u8,
                     ..Act::IDLE
                 };
+                s.t.led = false;
             }
             Action::Enter { to, .. } => {
                 let sl = s.t.act.unit as usize;
@@ -159,6 +203,7 @@ impl Mythic {
                 let sl = s.t.act.unit as usize;
                 if let Some(to) = self.board(&s).area(to) {
                     s.units[sl].at = to;
+                    s.t.act.over |= self.on_entering(&s, sl, to as usize, Out::EndActivation).is_some();
                 }
                 s.t.act.simple |= MOVE;
             }
@@ -166,6 +211,7 @@ impl Mythic {
                 let sl = s.t.act.unit as usize;
                 if let Some(to) = self.board(&s).area(to) {
                     s.units[sl].at = to;
+                    s.t.act.over |= self.on_entering(&s, sl, to as usize, Out::EndActivation).is_some();
                 }
                 s.t.act.special = true;
                 s.t.special |= 1 << sl;
@@ -184,9 +230,16 @@ impl Mythic {
                 power,
                 pay,
                 hits,
+                guard,
+                displace,
+                before,
+                roll,
+                drew,
                 ..
             } => {
                 let sl = s.t.act.unit as usize;
+                // Guard: the unit that made itself the target is attacked.
+                let target = guard.as_ref().unwrap_or(target);
                 let d = self.t.unit(target).map_or(0, |u| s.slot[u as usize] as usize);
                 let pi = power
                     .as_deref()
@@ -201,25 +254,64 @@ impl Mythic {
                     }
                     s.t.act.power = i as u8;
                 }
-                let melee = self.strike(&s, sl, d, pi).map(|st| st.melee).unwrap_or(false);
+                self.spend_rerolls(&mut s, sl, d, pi, before, roll);
+                let st = self.strike(&s, sl, d, pi).ok();
+                let melee = st.is_some_and(|st| st.melee);
+                // Mighty Throw: where the defender lands, if it survives.
+                let thrown = match (displace, st) {
+                    (Some(to), Some(st)) => self.displaced(&s, sl, d, pi, st, to, None).ok().map(|x| x.0),
+                    _ => None,
+                };
+                // Petrifying Gaze: a success petrifies instead of wounding.
+                let petrify = *hits > 0 && pi.is_some_and(|i| self.petrifies(&s, sl, i));
+                let hits = if petrify { 0 } else { *hits };
+                let kill = self.kill_draw(&s, sl, d, pi, hits);
+                let wounds = self.wounds_dealt(&s, sl, d, pi, hits);
+                if petrify {
+                    s.units[d].petrified = true;
+                }
                 s.t.act.attacks += 1;
                 s.t.act.simple |= ATTACK;
                 s.t.act.targets |= 1 << d;
-                self.wound(&mut s, d, *hits);
+                self.wound(&mut s, d, wounds);
+                if let Some(area) = thrown
+                    && s.units[d].on_board()
+                {
+                    s.units[d].at = area;
+                }
+                self.draw_for_kill(&mut s, kill, drew.as_ref());
                 if melee && s.units[d].on_board() && s.units[d].at == s.units[sl].at {
                     s.t.pending = Some((sl as u8, d as u8));
                 }
             }
-            Action::Counter { card, hits, .. } => {
+            Action::Counter {
+                card,
+                hits,
+                by,
+                before,
+                roll,
+                drew,
+                ..
+            } => {
                 if let Some((att, def)) = s.t.pending {
+                    self.spend_rerolls(&mut s, def as usize, att as usize, None, before, roll);
                     let q = s.units[def as usize].owner as usize;
-                    let c = match card.as_deref() {
-                        Some(id) => self.t.card(id).unwrap_or(OMPH) as usize,
-                        None => self.def(&s, def as usize).card as usize,
-                    };
-                    self.discard_one(&mut s, q, c);
+                    match by {
+                        // A free counter-attack: the effect's use is counted.
+                        Some(by) => self.use_free_counter(&mut s, def as usize, by),
+                        None => {
+                            let c = match card.as_deref() {
+                                Some(id) => self.t.card(id).unwrap_or(OMPH) as usize,
+                                None => self.def(&s, def as usize).card as usize,
+                            };
+                            self.discard_one(&mut s, q, c);
+                        }
+                    }
                     s.t.countered |= 1 << def;
-                    self.wound(&mut s, att as usize, *hits);
+                    let kill = self.kill_draw(&s, def as usize, att as usize, None, *hits);
+                    let wounds = self.wounds_dealt(&s, def as usize, att as usize, None, *hits);
+                    self.wound(&mut s, att as usize, wounds);
+                    self.draw_for_kill(&mut s, kill, drew.as_ref());
                 }
                 s.t.pending = None;
             }
@@ -270,7 +362,44 @@ impl Mythic {
                     }
                 }
             }
+            Action::Lead { unit, troop } => {
+                if let Ok((_, k)) = self.check_lead(&s, unit, troop) {
+                    let c = self.def(&s, k).card as usize;
+                    let pl = &mut s.players[p];
+                    pl.deck.move_to(c, &mut pl.hand);
+                    s.t.act.over = true;
+                    s.t.led = true;
+                    s.t.free = k as u8;
+                }
+            }
+            Action::Shift { unit, to, pay } => {
+                if let Ok((sl, i, area)) = self.check_shift(&s, unit, to, pay) {
+                    let q = s.units[sl].owner as usize;
+                    let cost = self.def(&s, sl).powers[i].cost;
+                    self.pay(&mut s, q, cost, pay);
+                    s.t.powers |= 1u128 << (sl * 4 + i);
+                    s.units[sl].at = area;
+                    s.t.act.over = true;
+                }
+            }
+            Action::RemovePetrification { unit } => {
+                if let Some(sl) = self.t.unit(unit).map(|u| s.slot[u as usize] as usize) {
+                    let c = self.def(&s, sl).card as usize;
+                    self.discard_one(&mut s, p, c);
+                    s.units[sl].petrified = false;
+                }
+            }
             Action::EndTurn => {
+                // Effects at the end of the player's turn (Regeneration).
+                for sl in 0..s.units.len() {
+                    if s.units[sl].owner as usize == p && s.units[sl].on_board() {
+                        let n = self.unit_mod(&s, sl, &[When::TurnEnd], Out::Regain, None);
+                        if n > 0 {
+                            s.units[sl].wounds = s.units[sl].wounds.saturating_sub(n as u8);
+                        }
+                    }
+                }
+                s.uses = Default::default();
                 s.t = Turn::NEW;
                 s.turn += 1;
                 let cycle = &self.mode(&s).cycle;

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::Mythic;
-use super::actions::Action;
+use super::actions::{Action, Drawn};
 use super::rule;
 use super::setup::{PlayerSetup, Setup, StartAreas};
 use super::state::{NONE, Player, State, pay_cards};
@@ -29,20 +29,33 @@ impl Mythic {
                 pay.sort();
             }
             Action::Attack {
+                before,
                 roll,
                 reroll,
                 hits,
                 pay,
                 effect,
+                drew,
                 ..
             } => {
+                *drew = None;
+                before.clear();
                 roll.clear();
                 reroll.clear();
                 *hits = 0;
                 *effect = None;
                 pay.sort();
             }
-            Action::Counter { roll, reroll, hits, .. } => {
+            Action::Counter {
+                before,
+                roll,
+                reroll,
+                hits,
+                drew,
+                ..
+            } => {
+                *drew = None;
+                before.clear();
                 roll.clear();
                 reroll.clear();
                 *hits = 0;
@@ -75,17 +88,22 @@ impl Mythic {
                 if let Ok(out) = self.check_pay(s, p, &pl.hand, 1, pay, rule::ART_OF_WAR) {
                     pay_cards(&mut pl, &out);
                 }
-                self.fill_draw(s, &pl, p, 2, cards, others, &mut rng);
+                self.fill_draw(s, &pl, p, self.t.fx.draw_two(), cards, others, &mut rng);
             }
             Action::Attack {
                 unit,
                 target,
                 power,
+                guard,
+                displace,
+                before,
                 roll,
                 reroll,
                 hits,
+                drew,
                 ..
             } => {
+                let target = guard.as_ref().unwrap_or(target);
                 let a = self.t.unit(unit).map(|u| s.slot[u as usize]).filter(|&x| x != NONE);
                 let d = self.t.unit(target).map(|u| s.slot[u as usize]).filter(|&x| x != NONE);
                 let st = match (a, d) {
@@ -93,21 +111,65 @@ impl Mythic {
                         let pi = power
                             .as_deref()
                             .and_then(|n| self.def(s, a as usize).powers.iter().position(|p| p.slug == n));
-                        self.strike(s, a as usize, d as usize, pi).ok()
+                        self.strike(s, a as usize, d as usize, pi).ok().map(|st| {
+                            let spent = displace.as_deref().map_or(0, |to| {
+                                self.displaced(s, a as usize, d as usize, pi, st, to, None)
+                                    .map_or(0, |x| x.1)
+                            });
+                            (st, self.first_rerolls(s, a as usize, d as usize, pi, st), spent)
+                        })
                     }
                     _ => None,
                 };
-                roll_dice(st, roll, reroll, hits, &mut rng);
+                roll_dice(st.map(|x| (x.0, x.1)), before, roll, reroll, hits, &mut rng);
+                // Blanks a Mighty Throw discards: the last dice, never rerolled.
+                let spent = st.map_or(0, |x| usize::from(x.2)).min(roll.len());
+                if spent > 0 && rng.is_some() {
+                    let n = roll.len();
+                    for i in n - spent..n {
+                        roll[i] = 0;
+                        if let Some(b) = before.get_mut(i) {
+                            *b = 0;
+                        }
+                    }
+                    if let Some((st, _, _)) = st {
+                        let mut kept = roll.clone();
+                        kept.truncate(n - spent);
+                        reroll.clear();
+                        *hits = max_successes(&st.counted(&kept), reroll, st.defense).unwrap_or(0);
+                    }
+                }
+                if let (Some(a), Some(d)) = (a, d) {
+                    let pi = power
+                        .as_deref()
+                        .and_then(|n| self.def(s, a as usize).powers.iter().position(|p| p.slug == n));
+                    *drew = self.fill_kill_draw(s, a as usize, d as usize, pi, *hits, &mut rng);
+                }
             }
-            Action::Counter { roll, reroll, hits, .. } => {
+            Action::Counter {
+                before,
+                roll,
+                reroll,
+                hits,
+                drew,
+                ..
+            } => {
                 let st = s.t.pending.and_then(|(att, def)| {
-                    if s.units[def as usize].on_board() && s.units[att as usize].on_board() {
-                        self.strike(s, def as usize, att as usize, None).ok()
+                    let (a, d) = (def as usize, att as usize);
+                    if s.units[a].on_board() && s.units[d].on_board() {
+                        let st = self.strike(s, a, d, None).ok()?;
+                        Some((st, self.first_rerolls(s, a, d, None, st)))
                     } else {
                         None
                     }
                 });
-                roll_dice(st, roll, reroll, hits, &mut rng);
+                roll_dice(st, before, roll, reroll, hits, &mut rng);
+                *drew = match s.t.pending {
+                    Some((att, def)) if st.is_some() => {
+                        self.fill_kill_draw(s, def as usize, att as usize, None, *hits, &mut rng)
+                    }
+                    _ => None,
+                };
             }
             Action::Search { card, .. } => {
                 let mut deck = s.players[p].deck;
@@ -167,6 +229,38 @@ impl Mythic {
                 others.insert(s.names[q].clone(), got);
             }
         }
+    }
+
+    /// The cards an effect of the destruction of `d` draws (Realm of
+    /// Shades), drawn at random or from the top.
+    fn fill_kill_draw(
+        &self,
+        s: &State,
+        a: usize,
+        d: usize,
+        pi: Option<usize>,
+        hits: u8,
+        rng: &mut Option<&mut fastrand::Rng>,
+    ) -> Option<Drawn> {
+        let k = self.kill_draw(s, a, d, pi, hits)?;
+        let mut x = Drawn {
+            cards: Vec::new(),
+            others: BTreeMap::new(),
+        };
+        self.fill_draw(s, &s.players[k.player], k.player, k.n, &mut x.cards, &mut x.others, rng);
+        Some(x)
+    }
+
+    /// How many dice of the first throw effects let `a` reroll against
+    /// `d` (every die with a `reroll-any` power paid this turn).
+    fn first_rerolls(&self, s: &State, a: usize, d: usize, pi: Option<usize>, st: Strike) -> usize {
+        if self.reroll_any(s, a).is_some() {
+            return usize::from(st.dice);
+        }
+        self.reroll_parts(s, a, d, pi, st)
+            .iter()
+            .map(|(_, n)| *n as usize)
+            .sum()
     }
 
     pub(super) fn fill_chance(&self, s: &State, a: &mut Action, rng: &mut fastrand::Rng) {
@@ -335,17 +429,22 @@ fn pick(cards: &mut Pile<MAXC>, rng: &mut Option<&mut fastrand::Rng>) -> Option<
     Some(c)
 }
 
-/// Dice for a strike (or 3 blank dice when the attack cannot happen).
+/// Dice for a strike (or 3 blank dice when the attack cannot happen),
+/// with `first` dice of the first throw that effects let be rerolled.
 fn roll_dice(
-    st: Option<Strike>,
+    st: Option<(Strike, usize)>,
+    before: &mut Vec<u8>,
     roll: &mut Vec<u8>,
     reroll: &mut Vec<u8>,
     hits: &mut u8,
     rng: &mut Option<&mut fastrand::Rng>,
 ) {
+    before.clear();
     roll.clear();
     reroll.clear();
     *hits = 0;
+    let first = st.map_or(0, |(_, n)| n);
+    let st = st.map(|(s, _)| s);
     let dice = st.map_or(3, |s| s.dice);
     match rng {
         None => roll.resize(dice as usize, 0),
@@ -353,14 +452,23 @@ fn roll_dice(
             for _ in 0..dice {
                 roll.push(r.u8(0..=5));
             }
-            let most = max_rerolls(roll);
+            // Effects that reroll dice of the first throw: now and then
+            // some of them (a die may well come up the same).
+            if first > 0 && r.bool() {
+                before.clone_from(roll);
+                let k = r.usize(1..=first.min(roll.len()));
+                for i in 0..k {
+                    roll[i] = r.u8(0..=5);
+                }
+            }
+            let most = max_rerolls(&st.map_or_else(|| roll.clone(), |s| s.counted(roll)));
             if most > 0 && r.bool() {
                 for _ in 0..r.usize(1..=most) {
                     reroll.push(r.u8(0..=5));
                 }
             }
             if let Some(s) = st {
-                *hits = max_successes(roll, reroll, s.defense).unwrap_or(0);
+                *hits = max_successes(&s.counted(roll), reroll, s.defense).unwrap_or(0);
             }
         }
     }

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use super::Mythic;
 use super::actions::Action;
 use super::state::{DRAW_TWO, GONE, NONE, OFF, SEARCH, State, within};
-use super::tables::{self, AOW, Cat, MAXC, OMPH, PowerKind, Shape};
+use super::tables::{AOW, Cat, MAXC, OMPH, PowerKind, Shape};
 use crate::rules::Engine;
 use crate::rules::kit::{Pile, bits};
 
@@ -66,9 +66,14 @@ impl Mythic {
                     names.push(self.t.cards[c].clone());
                 }
             }
-            names.sort();
-            if !out.contains(&names) {
-                out.push(names);
+            // Art of War cards may also be named (`pay: [art-of-war]`).
+            for _ in 0..=aow {
+                let mut n = names.clone();
+                n.sort();
+                if !out.contains(&n) {
+                    out.push(n);
+                }
+                names.push(self.t.cards[AOW as usize].clone());
             }
         }
         out
@@ -94,13 +99,13 @@ impl Mythic {
                 }
             } else if u.on_board() {
                 let mv = self.row(s, sl).movement;
-                for a in bits(self.reach(s, sl, mv)) {
+                for a in bits(self.reach(s, sl, mv, false)) {
                     out.push(Action::Move {
                         unit: unit.clone(),
                         to: b.areas[a].id.clone(),
                     });
                 }
-                for a in bits(self.reach(s, sl, mv + 1)) {
+                for a in bits(self.reach(s, sl, mv + 1, true)) {
                     out.push(Action::Run {
                         unit: unit.clone(),
                         to: b.areas[a].id.clone(),
@@ -115,12 +120,44 @@ impl Mythic {
                         continue;
                     }
                     let target = self.uid(s, d).to_string();
+                    let from = out.len();
                     out.push(attack(&unit, &target, None, vec![]));
                     for (i, pw) in self.def(s, sl).powers.iter().enumerate() {
                         if pw.kind == PowerKind::Special {
                             let cost = if t.act.power == i as u8 { 0 } else { pw.cost };
                             for pay in self.pay_options(s, p, &hand, cost) {
                                 out.push(attack(&unit, &target, Some(pw.slug.clone()), pay));
+                            }
+                        }
+                    }
+                    // Guard: a friendly unit in the target's area may
+                    // make itself the target instead.
+                    let guards: Vec<usize> = (0..s.units.len())
+                        .filter(|&g| g != d && s.units[g].on_board() && s.units[g].at == o.at)
+                        .collect();
+                    let to = out.len();
+                    // Mighty Throw: the defender moved to a next area.
+                    if self.own_giving(s, sl, super::effects::Out::Displace).is_some() {
+                        for area in bits(b.adj(o.at as usize)) {
+                            for k in from..to {
+                                if let Action::Attack { power, pay, .. } = &out[k] {
+                                    let mut x = attack(&unit, &target, power.clone(), pay.clone());
+                                    if let Action::Attack { displace, .. } = &mut x {
+                                        *displace = Some(b.areas[area].id.clone());
+                                    }
+                                    out.push(x);
+                                }
+                            }
+                        }
+                    }
+                    for g in guards {
+                        for k in from..to {
+                            if let Action::Attack { power, pay, .. } = &out[k] {
+                                let mut x = attack(&unit, &target, power.clone(), pay.clone());
+                                if let Action::Attack { guard, .. } = &mut x {
+                                    *guard = Some(self.uid(s, g).to_string());
+                                }
+                                out.push(x);
                             }
                         }
                     }
@@ -132,7 +169,7 @@ impl Mythic {
                     });
                 }
                 for a in bits(b.adj(u.at as usize)) {
-                    if s.ground[a] > 0 && self.talents(s, sl) & tables::talent::GEM_COLLECTOR != 0 {
+                    if s.ground[a] > 0 && self.has(s, sl, super::effects::Out::PickUpAdjacent).is_some() {
                         out.push(Action::PickUp {
                             unit: unit.clone(),
                             from: Some(b.areas[a].id.clone()),
@@ -166,18 +203,36 @@ impl Mythic {
                 out.push(Action::Counter {
                     unit: unit.clone(),
                     card: None,
+                    by: None,
+                    before: vec![],
                     roll: vec![],
                     reroll: vec![],
                     hits: 0,
+                    drew: None,
+                });
+            }
+            for by in self.free_counters(s, def as usize) {
+                out.push(Action::Counter {
+                    unit: unit.clone(),
+                    card: None,
+                    by: Some(by),
+                    before: vec![],
+                    roll: vec![],
+                    reroll: vec![],
+                    hits: 0,
+                    drew: None,
                 });
             }
             if s.players[q].hand.count(OMPH as usize) > 0 {
                 out.push(Action::Counter {
                     unit,
                     card: Some(self.t.cards[OMPH as usize].clone()),
+                    by: None,
+                    before: vec![],
                     roll: vec![],
                     reroll: vec![],
                     hits: 0,
+                    drew: None,
                 });
             }
         }
@@ -186,6 +241,49 @@ impl Mythic {
                 cards: vec![],
                 others: BTreeMap::new(),
             });
+        }
+        // Leader: at the end of the activation, a friendly troop of its area.
+        if t.act.unit != NONE && !t.led && s.units[t.act.unit as usize].on_board() {
+            let sl = t.act.unit as usize;
+            if self.own_giving(s, sl, super::effects::Out::Activate).is_some() {
+                for (k, o) in s.units.iter().enumerate() {
+                    if k != sl && o.at == s.units[sl].at && self.team(s, k) == self.team(s, sl) {
+                        out.push(Action::Lead {
+                            unit: self.uid(s, sl).to_string(),
+                            troop: self.uid(s, k).to_string(),
+                        });
+                    }
+                }
+            }
+        }
+        // Cunning: right after an enemy activation, a shift of the other side.
+        if t.act.unit != NONE {
+            let b = self.board(s);
+            for (i, u) in s.units.iter().enumerate() {
+                if u.on_board()
+                    && self.team(s, i) != self.team(s, t.act.unit as usize)
+                    && let Some((k, _)) = self.shift_power(s, i)
+                {
+                    let q = u.owner as usize;
+                    let cost = self.def(s, i).powers[k].cost;
+                    for pay in self.pay_options(s, q, &s.players[q].hand, cost) {
+                        for a in bits(b.adj(u.at as usize)) {
+                            out.push(Action::Shift {
+                                unit: self.uid(s, i).to_string(),
+                                to: b.areas[a].id.clone(),
+                                pay: pay.clone(),
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        for (i, u) in s.units.iter().enumerate() {
+            if u.petrified && u.owner as usize == p && hand.count(self.def(s, i).card as usize) > 0 {
+                out.push(Action::RemovePetrification {
+                    unit: self.uid(s, i).to_string(),
+                });
+            }
         }
         let one = self.pay_options(s, p, &hand, 1);
         if t.manoeuvres & DRAW_TWO == 0 {
@@ -229,7 +327,7 @@ impl Mythic {
                     if hand.count(c) == 0 {
                         continue;
                     }
-                    let pays = if t.activations == 1 {
+                    let pays = if t.activations == 1 && t.free as usize != i {
                         let mut h = hand;
                         h.take(c, 1);
                         self.pay_options(s, p, &h, 1)
@@ -345,9 +443,22 @@ impl Mythic {
             out.push(Action::Counter {
                 unit: unit.clone(),
                 card: None,
+                by: None,
+                before: vec![],
                 roll: vec![],
                 reroll: vec![],
                 hits: 0,
+                drew: None,
+            });
+            out.push(Action::Counter {
+                unit: unit.clone(),
+                card: None,
+                by: Some("king-of-sparta".into()),
+                before: vec![],
+                roll: vec![],
+                reroll: vec![],
+                hits: 0,
+                drew: None,
             });
             out.push(Action::PickUp {
                 unit: unit.clone(),
@@ -402,9 +513,13 @@ fn attack(unit: &str, target: &str, power: Option<String>, pay: Vec<String>) -> 
         target: target.to_string(),
         power,
         pay,
+        before: vec![],
+        guard: None,
+        displace: None,
         roll: vec![],
         reroll: vec![],
         hits: 0,
+        drew: None,
         effect: None,
     }
 }

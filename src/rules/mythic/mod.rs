@@ -20,6 +20,8 @@
 mod actions;
 mod apply;
 mod chance;
+mod effects;
+mod invoked;
 mod legal;
 mod observe;
 pub mod rule;

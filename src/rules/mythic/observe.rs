@@ -17,6 +17,7 @@ impl Mythic {
         let mut vitality = Map::new();
         let mut at = Map::new();
         let mut carry = Vec::new();
+        let mut petrified = Vec::new();
         for (i, u) in s.units.iter().enumerate() {
             let d = self.def(s, i);
             let left = if u.alive() {
@@ -36,6 +37,9 @@ impl Mythic {
             );
             if u.carry {
                 carry.push(json!(d.id));
+            }
+            if u.petrified {
+                petrified.push(json!(d.id));
             }
         }
         let mut ground = Map::new();
@@ -61,6 +65,9 @@ impl Mythic {
         o.insert("at".into(), Json::Object(at));
         if !carry.is_empty() {
             o.insert("carrying".into(), Json::Array(carry));
+        }
+        if !petrified.is_empty() {
+            o.insert("petrified".into(), Json::Array(petrified));
         }
         o.insert("omphalos".into(), Json::Object(ground));
         o.insert("absorbed".into(), per_player(&|p| p.absorbed as u32));

@@ -212,6 +212,7 @@ impl Mythic {
                     at: OFF,
                     wounds: 0,
                     carry: false,
+                    petrified: false,
                 });
             }
             let needs_god = mode.gods.contains(&(p as u8));
@@ -307,6 +308,7 @@ impl Mythic {
             cycles: 0,
             t: Turn::NEW,
             winner: None,
+            uses: Default::default(),
         };
         for a in layout {
             s.ground[a as usize] += 1;

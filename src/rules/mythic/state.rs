@@ -4,7 +4,8 @@
 use std::sync::Arc;
 
 use super::Mythic;
-use super::tables::{self, Cat, MAXA, MAXC, MAXU, Shape, Tables, talent, terrain};
+use super::effects::{Out, Uses};
+use super::tables::{self, Cat, MAXA, MAXC, MAXU, Shape, Tables};
 use crate::rules::Violation;
 use crate::rules::kit::{Pile, Set, bits, v};
 
@@ -37,6 +38,9 @@ pub struct Unit {
     /// Ladder rows lost (characters) or figures lost (troops).
     pub wounds: u8,
     pub carry: bool,
+    /// A petrification marker (Medusa's Petrifying Gaze): no moves, no
+    /// attacks until its player discards one of its activation cards.
+    pub petrified: bool,
 }
 
 impl Unit {
@@ -77,6 +81,8 @@ pub struct Act {
     pub power: u8,
     /// Units attacked in this activation.
     pub targets: u32,
+    /// The activation ended early (the unit entered a swamp).
+    pub over: bool,
 }
 
 impl Act {
@@ -88,6 +94,7 @@ impl Act {
         max_attacks: 1,
         power: NONE,
         targets: 0,
+        over: false,
     };
 }
 
@@ -110,6 +117,11 @@ pub struct Turn {
     pub special: u32,
     /// A counter-attack may follow: (attacker slot, attacked slot).
     pub pending: Option<(u8, u8)>,
+    /// A troop that may be activated next without an Art of War card
+    /// (Leader), or [`NONE`].
+    pub free: u8,
+    /// The activated unit's end was answered by its own effect (Leader).
+    pub led: bool,
 }
 
 impl Turn {
@@ -126,6 +138,8 @@ impl Turn {
         countered: 0,
         special: 0,
         pending: None,
+        free: NONE,
+        led: false,
     };
 }
 
@@ -150,6 +164,8 @@ pub struct State {
     pub t: Turn,
     /// The winning team and why.
     pub winner: Option<(u8, &'static str)>,
+    /// Uses of limited effects this turn (King of Sparta …).
+    pub uses: Uses,
 }
 
 pub(super) fn area_name(b: &tables::Board, at: u8) -> String {
@@ -212,16 +228,6 @@ impl Mythic {
         })
     }
 
-    pub(super) fn talents(&self, s: &State, slot: usize) -> u32 {
-        let u = &s.units[slot];
-        let d = &self.t.units[u.def as usize];
-        if d.cat == Cat::Troop && u.wounds > 0 {
-            0
-        } else {
-            d.talents
-        }
-    }
-
     /// The team of the player who owns the unit in `slot`.
     pub(super) fn team(&self, s: &State, slot: usize) -> u8 {
         s.players[s.units[slot].owner as usize].team
@@ -274,52 +280,31 @@ impl Mythic {
         m
     }
 
-    /// (another friendly unit here, a complete friendly troop here, a
-    /// friendly unit with Reinforce here)
-    pub(super) fn company(&self, s: &State, slot: usize) -> (bool, bool, bool) {
-        let at = s.units[slot].at;
-        let team = self.team(s, slot);
-        let (mut any, mut troop, mut reinforce) = (false, false, false);
-        for (i, u) in s.units.iter().enumerate() {
-            if i == slot || u.at != at || self.team(s, i) != team {
-                continue;
-            }
-            any = true;
-            let d = &self.t.units[u.def as usize];
-            troop |= d.cat == Cat::Troop && u.wounds == 0;
-            reinforce |= self.talents(s, i) & talent::REINFORCE != 0;
-        }
-        (any, troop, reinforce)
-    }
-
-    /// Whether an enemy with Block holds the unit in place.
-    pub(super) fn blocked(&self, s: &State, slot: usize) -> bool {
-        let u = &s.units[slot];
-        if !u.on_board() || self.def(s, slot).flying || self.talents(s, slot) & talent::BLOCK != 0 {
-            return false;
-        }
-        let team = self.team(s, slot);
-        s.units
-            .iter()
-            .enumerate()
-            .any(|(i, o)| o.at == u.at && self.team(s, i) != team && self.talents(s, i) & talent::BLOCK != 0)
-    }
-
+    /// Whether the unit may enter `area` (terrain may keep it out unless it climbs).
     pub(super) fn can_enter(&self, s: &State, slot: usize, area: usize) -> bool {
-        let free = self.def(s, slot).flying || self.talents(s, slot) & talent::CLIMB != 0;
-        free || !self.terrain_on(s) || self.board(s).areas[area].terrain & terrain::NO_ENTRY == 0
+        self.kept_out(s, slot, area).is_none()
     }
 
-    /// Areas the unit can end a move of up to `steps` areas in (MB-6).
-    pub(super) fn reach(&self, s: &State, slot: usize, steps: u8) -> Set {
+    /// Areas the unit can end a move (a run: `run`) of up to `steps` areas
+    /// in (MB-6): never through enemies, full areas or closed borders, nor
+    /// past an area whose terrain stops it; not at all when something holds
+    /// it in place, or only as far as the terrain lets it run.
+    pub(super) fn reach(&self, s: &State, slot: usize, steps: u8, run: bool) -> Set {
         let b = self.board(s);
         let u = &s.units[slot];
-        if !u.on_board() || self.blocked(s, slot) {
+        if !u.on_board() {
             return 0;
         }
+        let mut steps = steps;
+        if let Some((_, cap)) = self.hold(s, slot) {
+            match cap {
+                Some(k) if run => steps = steps.min(k),
+                _ => return 0,
+            }
+        }
         let count = self.occupancy(s);
-        let enemy = self.enemy_areas(s, self.team(s, slot));
-        let cross = self.def(s, slot).flying || self.talents(s, slot) & talent::CLIMB != 0;
+        let mut enemy = self.enemy_areas(s, self.team(s, slot));
+        let cross = self.def(s, slot).flying || self.has(s, slot, Out::Climb).is_some();
         let start = u.at as usize;
         let mut seen: Set = 1 << start;
         let mut frontier = seen;
@@ -340,6 +325,9 @@ impl Mythic {
             for a in bits(next) {
                 if count[a] >= b.areas[a].capacity || !self.can_enter(s, slot, a) {
                     next &= !(1 << a);
+                } else if self.stops(s, slot, a).is_some() {
+                    // Entering stops the move: go no further from there.
+                    enemy |= 1 << a;
                 }
             }
             seen |= next;

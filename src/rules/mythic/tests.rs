@@ -233,3 +233,31 @@ fn a_called_troop_needs_room_in_its_gods_area_unless_the_mode_ignores_capacity()
     assert!(r.failure.is_none(), "{:?}", r.failure);
     assert_eq!(r.final_state["at"]["hoplites"], "b1");
 }
+
+#[test]
+fn random_games_use_the_outcomes_effects_allow() {
+    // Guard, Mighty Throw, rerolls of the first throw, Leader and Cunning
+    // are outcomes the random player chooses or fills (and its logs
+    // replay): some games show each. (Medusa and Hades seldom meet in
+    // random armies, so petrification and Realm of Shades are left to the
+    // golden logs.)
+    let e = engine();
+    const KEYS: [&str; 5] = ["\"guard\"", "\"displace\"", "\"before\"", "\"lead\"", "\"shift\""];
+    let mut seen = [false; KEYS.len()];
+    for seed in 0..400u64 {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let Ok(g) = random::play(&e, &mut rng, 150) else {
+            continue;
+        };
+        for a in &g.flat {
+            let j = serde_json::to_string(a).unwrap();
+            for (k, key) in KEYS.iter().enumerate() {
+                seen[k] |= j.contains(key);
+            }
+        }
+        if seen.iter().all(|&x| x) {
+            return;
+        }
+    }
+    panic!("not every effect outcome was chosen in 400 random games: {KEYS:?} = {seen:?}");
+}

@@ -16,24 +16,17 @@ fn num(v: Option<&FieldValue>) -> f64 {
     }
 }
 
-/// The rules effects of each `terrain` component, by id.
-pub(super) fn terrain_flags(r: &Reader) -> BTreeMap<String, u8> {
+/// Each `terrain` component by id: its flags (sight) and its bit among
+/// the terrain types (whose effects say the rest).
+pub(super) fn terrain_flags(r: &Reader, fx: &super::fx::Fx) -> BTreeMap<String, (u8, u16)> {
     let mut out = BTreeMap::new();
     for t in r.all("terrain") {
         let mut flags = 0;
         if r.flag(t, "three_d") || r.flag(t, "blocks_sight") {
             flags |= terrain::SIGHT;
         }
-        flags |= match t.id.as_str() {
-            "impassable" => terrain::NO_ENTRY | terrain::HIGH,
-            "crag" => terrain::NO_ENTRY,
-            "heights" => terrain::HIGH,
-            "forest" | "tartarus-cage" => terrain::COVER_RANGED,
-            "ruins" => terrain::COVER_SAME,
-            "swamp" => terrain::EXPOSED,
-            _ => 0,
-        };
-        out.insert(t.id.clone(), flags);
+        let bit = fx.terrain_ids.get(&t.id).map_or(0, |i| 1u16 << i);
+        out.insert(t.id.clone(), (flags, bit));
     }
     out
 }
@@ -41,7 +34,7 @@ pub(super) fn terrain_flags(r: &Reader) -> BTreeMap<String, u8> {
 pub(super) fn read<'g>(
     r: &mut Reader<'g>,
     c: &'g Component,
-    terrain_flags: &BTreeMap<String, u8>,
+    terrain_flags: &BTreeMap<String, (u8, u16)>,
     modes: &[ModeDef],
 ) -> Option<Board> {
     let list = r.list(c, "areas");
@@ -61,9 +54,15 @@ pub(super) fn read<'g>(
         let a = a.as_record();
         let get = |f: &str| a.and_then(|x| x.get(f));
         let id = get("id").and_then(FieldValue::as_str).unwrap_or("?").to_string();
-        let mut t = 0;
+        let (mut t, mut types) = (0, 0);
         for tr in get("terrain").and_then(FieldValue::as_list).unwrap_or(&[]) {
-            t |= tr.as_str().and_then(|s| terrain_flags.get(s)).copied().unwrap_or(0);
+            let (f, b) = tr
+                .as_str()
+                .and_then(|s| terrain_flags.get(s))
+                .copied()
+                .unwrap_or((0, 0));
+            t |= f;
+            types |= b;
         }
         areas.push(Area {
             id: id.clone(),
@@ -71,6 +70,7 @@ pub(super) fn read<'g>(
             y: num(get("y")),
             capacity: small(a.and_then(|x| rec_int(x, "capacity")).unwrap_or(1)),
             terrain: t,
+            terrains: types,
         });
         ids.push(id);
     }

@@ -4,6 +4,7 @@
 //! settings. Every problem is a located `engine-data` diagnostic.
 
 mod board;
+pub mod fx;
 mod units;
 
 use units::{character, troop};
@@ -77,37 +78,6 @@ pub struct PowerDef {
     pub activations: u8,
 }
 
-/// Talents the engine applies (bit positions in [`UnitDef::talents`]).
-pub mod talent {
-    pub const ARCHER: u32 = 1 << 0;
-    pub const SURPRISE_ATTACK: u32 = 1 << 1;
-    pub const BLOCK: u32 = 1 << 2;
-    pub const DIRECT_COMBAT: u32 = 1 << 3;
-    pub const CLIMB: u32 = 1 << 4;
-    pub const ESCORT: u32 = 1 << 5;
-    pub const PHALANX: u32 = 1 << 6;
-    pub const HARASS: u32 = 1 << 7;
-    pub const MOBILITY: u32 = 1 << 8;
-    pub const GEM_COLLECTOR: u32 = 1 << 9;
-    pub const REINFORCE: u32 = 1 << 10;
-    pub const STORM: u32 = 1 << 11;
-
-    pub const NAMES: &[(&str, u32)] = &[
-        ("archer", ARCHER),
-        ("surprise-attack", SURPRISE_ATTACK),
-        ("block", BLOCK),
-        ("direct-combat", DIRECT_COMBAT),
-        ("climb", CLIMB),
-        ("escort", ESCORT),
-        ("phalanx", PHALANX),
-        ("harass", HARASS),
-        ("mobility", MOBILITY),
-        ("gem-collector", GEM_COLLECTOR),
-        ("reinforce", REINFORCE),
-        ("storm", STORM),
-    ];
-}
-
 #[derive(Clone, Debug)]
 pub struct UnitDef {
     pub id: String,
@@ -116,14 +86,21 @@ pub struct UnitDef {
     pub rows: Vec<Row>,
     /// Troops: figures of the complete troop.
     pub figures: u8,
-    /// Troops: (figures at least, attack bonus, defense bonus).
+    /// Troops: (figures at least, attack bonus, defense bonus), read from
+    /// the bonuses' effects.
     pub bonus: Vec<(u8, i8, i8)>,
-    pub talents: u32,
+    /// Talents (indices into [`fx::Fx::talent_ids`]) and their effects.
+    pub talent_ids: Vec<u8>,
+    pub talent_fx: Vec<u16>,
+    /// The effects of the powers (by power).
+    pub power_fx: Vec<Option<u16>>,
     pub powers: Vec<PowerDef>,
     pub activation: u8,
     pub strategy: u8,
     pub cost: u8,
     pub flying: bool,
+    pub aquatic: bool,
+    pub fireproof: bool,
     /// Index of this unit's activation card.
     pub card: u8,
 }
@@ -139,20 +116,11 @@ impl UnitDef {
     }
 }
 
-/// Terrain effects of an area (bit flags).
+/// What the battlefield's fields say of an area's terrain (bit flags);
+/// everything else terrain does comes from its effects.
 pub mod terrain {
     /// Blocks lines of sight crossing it.
     pub const SIGHT: u8 = 1 << 0;
-    /// Cannot be entered without Climb (rock, crag).
-    pub const NO_ENTRY: u8 = 1 << 1;
-    /// +1 attack and +1 range, ignores obstacles (heights, rock).
-    pub const HIGH: u8 = 1 << 2;
-    /// +1 defense against ranged attacks (forest, cage of Tartarus).
-    pub const COVER_RANGED: u8 = 1 << 3;
-    /// +1 defense against attacks from the same area (ruins).
-    pub const COVER_SAME: u8 = 1 << 4;
-    /// -1 defense against ranged attacks (swamp).
-    pub const EXPOSED: u8 = 1 << 5;
 }
 
 #[derive(Clone, Debug)]
@@ -162,6 +130,8 @@ pub struct Area {
     pub y: f64,
     pub capacity: u8,
     pub terrain: u8,
+    /// Its terrain types (bits: indices into [`fx::Fx::terrain_ids`]).
+    pub terrains: u16,
 }
 
 #[derive(Clone, Debug)]
@@ -273,6 +243,8 @@ pub struct Tables {
     pub boards: Vec<Board>,
     pub modes: Vec<ModeDef>,
     pub omphalos_copies: u8,
+    /// Every effect, compiled.
+    pub fx: fx::Fx,
 }
 fn rec_int(r: &indexmap::IndexMap<String, FieldValue>, f: &str) -> Option<i64> {
     r.get(f).and_then(FieldValue::as_int)
@@ -370,12 +342,13 @@ fn mode(r: &mut Reader, c: &Component, unit_ids: &IdTable) -> ModeDef {
 impl Tables {
     pub fn new(game: &Game) -> Result<Tables, Vec<Diagnostic>> {
         let mut r = Reader::new(game);
+        let mut fx = fx::Fx::read(&mut r);
         let mut units = Vec::new();
         for c in r.some("character", "character sheets") {
-            units.push(character(&mut r, c));
+            units.push(character(&mut r, c, &mut fx));
         }
         for c in r.all("troop") {
-            units.push(troop(&mut r, c));
+            units.push(troop(&mut r, c, &mut fx));
         }
         if units.len() > MAXU
             && let Some(c) = r.all("troop").last()
@@ -464,7 +437,7 @@ impl Tables {
         for c in r.some("mode", "game modes") {
             modes.push(mode(&mut r, c, &unit_ids));
         }
-        let terrain_flags = board::terrain_flags(&r);
+        let terrain_flags = board::terrain_flags(&r, &fx);
         let mut boards = Vec::new();
         for c in r.some("battlefield", "battlefields") {
             boards.extend(board::read(&mut r, c, &terrain_flags, &modes));
@@ -479,6 +452,7 @@ impl Tables {
             boards,
             modes,
             omphalos_copies,
+            fx,
         }))
     }
 

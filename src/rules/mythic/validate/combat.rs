@@ -3,10 +3,12 @@
 
 use super::super::Mythic;
 use super::super::chance::{RollError, max_successes};
+use super::super::effects::{self as fx, Out, Per, Res, When};
 use super::super::rule;
 use super::super::state::{DEAD, State, area_name, stat};
-use super::super::tables::{Cat, talent, terrain};
+use super::super::tables::terrain;
 use crate::rules::Violation;
+use crate::rules::kit::effects::{self as kfx, Src};
 use crate::rules::kit::{Set, bits, plural, v};
 
 /// An attack's reach and numbers.
@@ -15,6 +17,17 @@ pub struct Strike {
     pub melee: bool,
     pub dice: u8,
     pub defense: u8,
+    /// What a blank die of the first roll counts as (0: lost; Achilles'
+    /// Prowess: 1).
+    pub blanks: u8,
+}
+
+impl Strike {
+    /// The first roll as it counts: blanks worth what the attacker's
+    /// effects say.
+    pub fn counted(&self, roll: &[u8]) -> Vec<u8> {
+        roll.iter().map(|&v| if v == 0 { self.blanks } else { v }).collect()
+    }
 }
 
 impl Mythic {
@@ -51,19 +64,17 @@ impl Mythic {
         let da_ = &self.t.units[ua.def as usize];
         let row = self.row(s, a);
         let flying = da_.flying;
-        let high_ground =
-            (terrain_on && !flying && b.areas[aa].terrain & terrain::HIGH != 0) || b.high[aa] & (1 << da) != 0;
+        // High ground: terrain that lifts the unit (its effects give range
+        // and attack and clear its sight), or an altitude line below it.
+        let altitude = b.high[aa] & (1 << da) != 0;
+        let high_terrain = self.unit_mod(s, a, &[When::Continuous], Out::IgnoreSight, None) > 0;
+        let high_ground = high_terrain || altitude;
         let pw = power.map(|i| &da_.powers[i]);
         let range = match pw {
             Some(p) => p.range.unwrap_or(row.range),
             None => {
-                let mut bonus = 0;
-                if terrain_on && !flying && b.areas[aa].terrain & terrain::HIGH != 0 {
-                    bonus += 1;
-                }
-                if b.high[aa] & (1 << da) != 0 {
-                    bonus += 1;
-                }
+                let bonus =
+                    self.unit_mod(s, a, &[When::Continuous], Out::Range, None).max(0) as u8 + u8::from(altitude);
                 row.range + bonus.min(2)
             }
         };
@@ -118,74 +129,79 @@ impl Mythic {
             }
             false
         };
-        // Dice.
+        // Dice and defense with every effect in force (MB-7).
+        let st = fx::Strike {
+            a,
+            d,
+            melee,
+            special: pw.is_some(),
+        };
         let dice = match pw {
             Some(_) => row.power,
             None => {
-                let ta = self.talents(s, a);
-                let (friend, troop, reinforce) = self.company(s, a);
-                let mut m = 0i32;
-                if ta & talent::DIRECT_COMBAT != 0 && melee {
-                    m += 1;
-                }
-                if ta & talent::ARCHER != 0 && !melee {
-                    m += 1;
-                }
-                if ta & talent::SURPRISE_ATTACK != 0 && friend {
-                    m += 1;
-                }
-                if ta & talent::PHALANX != 0 && troop {
-                    m += 1;
-                }
-                if da_.cat == Cat::Troop && reinforce {
-                    m += 1;
-                }
-                if high_ground {
+                let mut m = i32::from(self.unit_mod(s, a, &[When::Continuous, When::Attack], Out::Attack, Some(st)));
+                if altitude && !high_terrain {
                     m += 1;
                 }
                 stat(row.attack, m)
             }
         };
-        // Defense.
-        let td = self.talents(s, d);
-        let (friend, troop, reinforce) = self.company(s, d);
-        let mut m = 0i32;
-        if td & talent::ESCORT != 0 && friend {
-            m += 1;
-        }
-        if td & talent::PHALANX != 0 && troop {
-            m += 1;
-        }
-        if self.def(s, d).cat == Cat::Troop && reinforce {
-            m += 1;
-        }
-        let ta = self.talents(s, a);
-        if ta & talent::HARASS != 0 && melee && pw.is_none() {
-            m -= 1;
-        }
-        if ta & talent::STORM != 0 && aa == da {
-            m -= 1;
-        }
-        if terrain_on && !self.def(s, d).flying {
-            let tt = b.areas[da].terrain;
-            if tt & terrain::COVER_RANGED != 0 && (!melee || flying) {
-                m += 1;
-            }
-            if tt & terrain::COVER_SAME != 0 && aa == da {
-                m += 1;
-            }
-            if tt & terrain::EXPOSED != 0 && !melee {
-                m -= 1;
-            }
-        }
+        let m = self.unit_mod(s, d, &[When::Continuous, When::Defend], Out::Defense, Some(st))
+            + self.unit_mod(s, a, &[When::Attack], Out::TargetDefense, Some(st));
+        let blanks = self
+            .unit_mod(s, a, &[When::Attack], Out::BlanksCount, Some(st))
+            .clamp(0, 5) as u8;
         Ok(Strike {
             melee,
             dice,
-            defense: stat(self.row(s, d).defense, m),
+            defense: stat(self.row(s, d).defense, i32::from(m)),
+            blanks,
         })
     }
 
-    /// The attack roll against a strike (MB-8).
+    /// A refused roll, with the effects that shaped its dice, defense and
+    /// blanks (`defense 8: 6, +1 `reinforce`, +1 `ruins``).
+    pub(crate) fn explain(&self, mut e: Violation, s: &State, a: usize, d: usize, power: Option<usize>) -> Violation {
+        let Ok(strike) = self.strike(s, a, d, power) else {
+            return e;
+        };
+        let st = fx::Strike {
+            a,
+            d,
+            melee: strike.melee,
+            special: power.is_some(),
+        };
+        let notes = |slot: usize, when: &[When], out: Out| -> Vec<String> {
+            self.mod_parts(s, slot, when, out, Some(st))
+                .into_iter()
+                .filter(|(_, n)| *n != 0)
+                .map(|(card, n)| format!("{n:+} `{card}`"))
+                .collect()
+        };
+        let mut why = Vec::new();
+        if power.is_none() {
+            let dice = notes(a, &[When::Continuous, When::Attack], Out::Attack);
+            if !dice.is_empty() {
+                why.push(format!("{} dice: {}", strike.dice, dice.join(", ")));
+            }
+        }
+        let mut def = notes(d, &[When::Continuous, When::Defend], Out::Defense);
+        def.extend(notes(a, &[When::Attack], Out::TargetDefense));
+        if !def.is_empty() {
+            why.push(format!("defense {}: {}", strike.defense, def.join(", ")));
+        }
+        if strike.blanks > 0 {
+            let by = notes(a, &[When::Attack], Out::BlanksCount);
+            why.push(format!("blanks count as {}: {}", strike.blanks, by.join(", ")));
+        }
+        if !why.is_empty() {
+            e.expected = format!("{} ({})", e.expected, why.join("; "));
+        }
+        e
+    }
+
+    /// The attack roll against a strike (MB-8), `spent` blanks of it
+    /// discarded for an effect (Mighty Throw).
     pub(crate) fn check_roll(
         &self,
         who: &str,
@@ -193,6 +209,7 @@ impl Mythic {
         roll: &[u8],
         reroll: &[u8],
         hits: u8,
+        spent: u8,
     ) -> Result<(), Violation> {
         let r = rule::ROLL;
         if roll.len() != st.dice as usize {
@@ -200,7 +217,18 @@ impl Mythic {
                 .expected(plural(st.dice as u32, "die", "dice"))
                 .found(plural(roll.len() as u32, "die", "dice")));
         }
-        match max_successes(roll, reroll, st.defense) {
+        if roll.iter().any(|&f| f > 5) {
+            return Err(v(r, "a die shows a blank (0) or 1 to 5")
+                .expected("faces 0 (blank) to 5")
+                .found(format!("a {}", roll.iter().find(|&&f| f > 5).copied().unwrap_or(0))));
+        }
+        let mut kept = roll.to_vec();
+        for _ in 0..spent {
+            if let Some(i) = kept.iter().position(|&f| f == 0) {
+                kept.remove(i);
+            }
+        }
+        match max_successes(&st.counted(&kept), reroll, st.defense) {
             Err(RollError::Face(f)) => Err(v(r, "a die shows a blank (0) or 1 to 5")
                 .expected("faces 0 (blank) to 5")
                 .found(format!("a {f}"))),
@@ -225,5 +253,231 @@ impl Mythic {
             .found(plural(hits as u32, "success", "successes"))),
             Ok(_) => Ok(()),
         }
+    }
+
+    /// The power of unit `a` used this turn whose effect lets it reroll
+    /// any dice of one attack (Bloodlust) and not spent yet: its source
+    /// and clause.
+    pub(crate) fn reroll_any(&self, s: &State, a: usize) -> Option<(Src<u8>, u8)> {
+        let d = self.def(s, a);
+        (0..d.powers.len()).find_map(|i| {
+            let card = d.power_fx[i]?;
+            let clause = self.t.fx.defs[usize::from(card)]
+                .clauses
+                .iter()
+                .position(|c| c.amount(Out::RerollAny).is_some())? as u8;
+            let src = Src {
+                card,
+                owner: s.units[a].owner,
+                at: Some(a as u8),
+            };
+            let paid = s.t.powers & (1u128 << (a * 4 + i)) != 0;
+            (paid && s.uses.get(src.owner, card, clause, Per::Turn) == 0).then_some((src, clause))
+        })
+    }
+
+    /// The effects that let the first throw of `a`'s attack on `d` be
+    /// partly rerolled, by card (attacker's `rerolls`, defender's
+    /// `force-rerolls`).
+    pub(crate) fn reroll_parts(
+        &self,
+        s: &State,
+        a: usize,
+        d: usize,
+        power: Option<usize>,
+        st: Strike,
+    ) -> Vec<(String, i16)> {
+        let fs = fx::Strike {
+            a,
+            d,
+            melee: st.melee,
+            special: power.is_some(),
+        };
+        let mut parts = self.mod_parts(s, a, &[When::Attack], Out::Rerolls, Some(fs));
+        parts.extend(self.mod_parts(s, d, &[When::Defend], Out::ForceRerolls, Some(fs)));
+        parts.retain(|(_, n)| *n > 0);
+        parts
+    }
+
+    /// Dice rerolled before anything else (MB-8): `before` is the first
+    /// throw, `roll` the dice after the rerolls effects in force allow
+    /// (attacker's `rerolls`, defender's `force-rerolls`, or any dice with
+    /// a `reroll-any` power paid this turn). Answers the `reroll-any`
+    /// power the rerolls needed, if any.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn check_before(
+        &self,
+        s: &State,
+        a: usize,
+        d: usize,
+        power: Option<usize>,
+        st: Strike,
+        before: &[u8],
+        roll: &[u8],
+    ) -> Result<Option<(Src<u8>, u8)>, Violation> {
+        if before.is_empty() {
+            return Ok(None);
+        }
+        let r = rule::ROLL;
+        let who = self.uid(s, a);
+        if before.len() != roll.len() {
+            return Err(v(r, "`before` lists the first throw: as many dice as `roll`")
+                .expected(plural(roll.len() as u32, "die", "dice"))
+                .found(plural(before.len() as u32, "die", "dice")));
+        }
+        if let Some(f) = before.iter().find(|&&f| f > 5) {
+            return Err(v(r, "a die shows a blank (0) or 1 to 5")
+                .expected("faces 0 (blank) to 5")
+                .found(format!("a {f} in `before`")));
+        }
+        let changed = before.iter().zip(roll).filter(|(x, y)| x != y).count();
+        let parts = self.reroll_parts(s, a, d, power, st);
+        let bound: usize = parts.iter().map(|(_, n)| *n as usize).sum();
+        if changed <= bound {
+            return Ok(None);
+        }
+        if let Some(any) = self.reroll_any(s, a) {
+            return Ok(Some(any));
+        }
+        let why = if parts.is_empty() {
+            format!("no effect in force lets `{who}` reroll dice of its first throw (dice worth 5 go in `reroll`)")
+        } else {
+            format!("the effects in force let `{who}` reroll at most {bound} of its first dice")
+        };
+        let by: Vec<String> = parts.iter().map(|(c, n)| format!("{n} `{c}`")).collect();
+        Err(v(r, why)
+            .expected(if by.is_empty() {
+                "`roll` the same as `before`".to_string()
+            } else {
+                format!("at most {} ({})", plural(bound as u32, "die", "dice"), by.join(", "))
+            })
+            .found(format!(
+                "{} changed from `before` to `roll`",
+                plural(changed as u32, "die", "dice")
+            )))
+    }
+
+    /// Every die of an attack or counter-attack by `a` on `d`: rerolls
+    /// effects allow first, then the roll (MB-8), refusals explained.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn check_dice(
+        &self,
+        s: &State,
+        a: usize,
+        d: usize,
+        power: Option<usize>,
+        st: Strike,
+        before: &[u8],
+        roll: &[u8],
+        reroll: &[u8],
+        hits: u8,
+        spent: u8,
+    ) -> Result<(), Violation> {
+        self.check_before(s, a, d, power, st, before, roll)
+            .and_then(|_| self.check_roll(self.uid(s, a), st, roll, reroll, hits, spent))
+            .map_err(|e| self.explain(e, s, a, d, power))
+    }
+
+    /// An attack by `a` on `d` that unit `guard` takes instead (Guard):
+    /// the unit attacked and the strike against it.
+    pub(crate) fn guarded(
+        &self,
+        s: &State,
+        a: usize,
+        d: usize,
+        power: Option<usize>,
+        st: Strike,
+        guard: &str,
+    ) -> Result<(usize, Strike), Violation> {
+        let g = self.slot_of(s, guard, rule::ATTACK)?;
+        let fs = fx::Strike {
+            a,
+            d,
+            melee: st.melee,
+            special: power.is_some(),
+        };
+        self.guard(s, g, fs, rule::ATTACK)?;
+        Ok((g, self.strike(s, a, g, power)?))
+    }
+
+    /// The defender moved to area `to` by `a`'s effect (Mighty Throw):
+    /// the area and the blank dice of the first roll it costs (checked
+    /// against `roll` when `roll` is given).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn displaced(
+        &self,
+        s: &State,
+        a: usize,
+        d: usize,
+        power: Option<usize>,
+        st: Strike,
+        to: &str,
+        roll: Option<&[u8]>,
+    ) -> Result<(u8, u8), Violation> {
+        let r = rule::ATTACK;
+        let who = self.uid(s, a);
+        let Some(src) = self.own_giving(s, a, Out::Displace) else {
+            return Err(v(r, format!("`{who}` has no effect that moves the defender"))
+                .expected("a unit whose talents work and give `displace` (Mighty Throw)")
+                .found(format!("`displace: {to}`")));
+        };
+        let mut ctx = fx::Ctx::new(self, &[When::Attack]);
+        ctx.strike = Some(fx::Strike {
+            a,
+            d,
+            melee: st.melee,
+            special: power.is_some(),
+        });
+        let ch = kfx::Change {
+            out: Out::Displace,
+            obj: Some(d as u8),
+            n: 1,
+        };
+        let ok = kfx::allow(&ctx, s, &src, &[ch], r)?;
+        let card = self.t.fx.names[usize::from(src.card)].clone();
+        let clauses = &self.t.fx.defs[usize::from(src.card)].clauses;
+        let cost = ok
+            .of
+            .first()
+            .and_then(|&i| clauses.get(usize::from(i)))
+            .and_then(|c| c.cost.iter().find(|(res, _)| *res == Res::BlankDice))
+            .map_or(0, |(_, n)| (*n).clamp(0, 10) as u8);
+        if let Some(roll) = roll {
+            let blanks = roll.iter().filter(|&&f| f == 0).count();
+            if blanks < usize::from(cost) {
+                return Err(v(rule::ROLL, format!("`{card}` costs blank dice of the first roll"))
+                    .expected(format!(
+                        "at least {} in `roll`",
+                        plural(u32::from(cost), "blank", "blanks")
+                    ))
+                    .found(plural(blanks as u32, "blank", "blanks")));
+            }
+        }
+        let b = self.board(s);
+        let from = s.units[d].at;
+        let Some(area) = b.area(to) else {
+            return Err(v(r, format!("`{to}` is not an area of the battlefield"))
+                .expected("an area next to the defender's")
+                .found(format!("`{to}`")));
+        };
+        if b.adj(from as usize) & (1 << area) == 0 {
+            return Err(v(r, format!("`{card}` moves the defender to an adjacent area"))
+                .expected(format!("an area next to `{}`", b.areas[usize::from(from)].id))
+                .found(format!("`{to}`")));
+        }
+        if let Some(by) = self.kept_out(s, d, usize::from(area)) {
+            return Err(v(r, format!("`{by}` keeps `{}` out of `{to}`", self.uid(s, d)))
+                .expected("an area the defender may enter")
+                .found(format!("`{to}`")));
+        }
+        if self.occupancy(s)[usize::from(area)] >= b.areas[usize::from(area)].capacity {
+            return Err(v(r, format!("`{to}` is full"))
+                .expected(format!(
+                    "an area with room (capacity {})",
+                    b.areas[usize::from(area)].capacity
+                ))
+                .found("no room"));
+        }
+        Ok((area, cost))
     }
 }

@@ -5,6 +5,9 @@
 
 mod cards;
 mod combat;
+mod kills;
+mod markers;
+mod shift;
 mod units;
 
 use super::Mythic;
@@ -17,6 +20,7 @@ use crate::rules::Violation;
 use crate::rules::kit::{plural, v};
 
 pub(super) use combat::Strike;
+pub(super) use kills::KillDraw;
 
 /// What an action is, for `found:`.
 pub(super) fn what(a: &Action) -> &'static str {
@@ -37,6 +41,9 @@ pub(super) fn what(a: &Action) -> &'static str {
         Action::Absorb { .. } => "an `absorb`",
         Action::Power { .. } => "a `power`",
         Action::Leave { .. } => "a `leave`",
+        Action::RemovePetrification { .. } => "a `remove-petrification`",
+        Action::Shift { .. } => "a `shift`",
+        Action::Lead { .. } => "a `lead`",
         Action::EndTurn => "the end of the turn",
     }
 }
@@ -110,7 +117,7 @@ impl Mythic {
                 }
                 let mut pl = s.players[p].clone();
                 pay_cards(&mut pl, &out);
-                self.check_draw(s, &pl, p, 2, cards, others, rule::ART_OF_WAR)
+                self.check_draw(s, &pl, p, self.t.fx.draw_two(), cards, others, rule::ART_OF_WAR)
             }
             Action::Search { card, pay } => {
                 if t.manoeuvres & SEARCH != 0 {
@@ -230,7 +237,8 @@ impl Mythic {
                 }
                 let mut hand = s.players[p].hand;
                 hand.take(c, 1);
-                let second = t.activations == 1;
+                // Leader: the troop it picked is activated without the fee.
+                let second = t.activations == 1 && t.free as usize != sl;
                 if second {
                     self.check_pay(s, p, &hand, 1, pay, r).map_err(|e| {
                         if pay.is_empty() {
@@ -251,7 +259,13 @@ impl Mythic {
                 }
                 Ok(())
             }
-            _ => self.check_unit_action(s, p, a, chance),
+            Action::RemovePetrification { unit } => self.check_unpetrify(s, p, unit),
+            Action::Shift { unit, to, pay } => self.check_shift(s, unit, to, pay).map(|_| ()),
+            Action::Lead { unit, troop } => self.check_lead(s, unit, troop).map(|_| ()),
+            _ => {
+                self.petrified_ok(s, a)?;
+                self.check_unit_action(s, p, a, chance)
+            }
         }
     }
 }

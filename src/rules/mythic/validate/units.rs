@@ -3,15 +3,33 @@
 
 use super::super::Mythic;
 use super::super::actions::Action;
+use super::super::effects::{Ctx, Out, When};
 use super::super::rule;
 use super::super::state::{ATTACK, MOVE, NONE, OFF, PICK, State, area_name};
-use super::super::tables::{Cat, OMPH, PowerKind, Shape, talent};
+use super::super::tables::{Cat, OMPH, PowerKind, Shape};
 use super::what;
 use crate::rules::Violation;
+use crate::rules::kit::effects::{self as fx, Src};
 use crate::rules::kit::{bits, plural, v};
 
 impl Mythic {
     pub(super) fn current(&self, s: &State, slot: usize) -> Result<(), Violation> {
+        if s.t.act.unit as usize == slot && s.t.act.over {
+            let at = s.units[slot].at;
+            let id = self.uid(s, slot);
+            // Terrain that ends the activation on entering, or an enemy's
+            // effect that answered its end (Cunning).
+            let why = match self.on_entering(s, slot, at as usize, Out::EndActivation) {
+                Some(by) => format!(
+                    "`{id}` ended its activation on entering `{}` (`{by}`)",
+                    area_name(self.board(s), at)
+                ),
+                None => format!("`{id}`'s activation is over: an enemy effect answered its end"),
+            };
+            return Err(v(rule::ACTIONS, why)
+                .expected("a new activation or the end of the turn")
+                .found("another action"));
+        }
         if s.t.act.unit as usize != slot {
             let now = if s.t.act.unit == NONE {
                 "no unit is active".to_string()
@@ -26,6 +44,22 @@ impl Mythic {
             .found(now));
         }
         Ok(())
+    }
+
+    /// Terrain may leave a unit only its passive and permanent powers (water).
+    fn active_powers_ok(&self, s: &State, slot: usize, power: &str) -> Result<(), Violation> {
+        match self.has(s, slot, Out::NoActivePowers) {
+            Some(by) => Err(v(
+                rule::ACTIONS,
+                format!(
+                    "`{by}` leaves `{}` only its passive and permanent powers",
+                    self.uid(s, slot)
+                ),
+            )
+            .expected("no active power or special attack here")
+            .found(format!("`{power}`"))),
+            None => Ok(()),
+        }
     }
 
     pub(super) fn simple_ok(&self, s: &State, slot: usize, kind: u8) -> Result<(), Violation> {
@@ -64,7 +98,7 @@ impl Mythic {
                 .expected("at most 2 simple actions per activation")
                 .found("a third one"));
         }
-        if kind == MOVE && act.attacks > 0 && self.talents(s, slot) & talent::MOBILITY == 0 {
+        if kind == MOVE && act.attacks > 0 && self.has(s, slot, Out::MoveAfterAttack).is_none() {
             return Err(v(
                 r,
                 format!("`{id}` attacked: it may not move afterwards without Mobility"),
@@ -88,7 +122,7 @@ impl Mythic {
         Ok(())
     }
 
-    pub(super) fn move_ok(&self, s: &State, slot: usize, to: u8, steps: u8) -> Result<(), Violation> {
+    pub(super) fn move_ok(&self, s: &State, slot: usize, to: u8, steps: u8, run: bool) -> Result<(), Violation> {
         let r = rule::MOVE;
         let b = self.board(s);
         let id = self.uid(s, slot);
@@ -98,23 +132,30 @@ impl Mythic {
                 .expected("another area")
                 .found(b.areas[to as usize].id.clone()));
         }
-        if self.blocked(s, slot) {
-            return Err(v(
-                r,
-                format!("an enemy with Block holds `{id}` in `{}`", b.areas[at as usize].id),
-            )
-            .expected("no move")
-            .found(format!("a move to `{}`", b.areas[to as usize].id)));
+        if let Some((by, cap)) = self.hold(s, slot)
+            && !(run && cap.is_some())
+        {
+            return Err(v(r, format!("`{by}` holds `{id}` in `{}`", b.areas[at as usize].id))
+                .expected(match cap {
+                    Some(k) => format!("no move (a run of at most {})", plural(u32::from(k), "area", "areas")),
+                    None => "no move".into(),
+                })
+                .found(format!("a move to `{}`", b.areas[to as usize].id)));
         }
-        if self.reach(s, slot, steps) & (1 << to) == 0 {
+        if self.reach(s, slot, steps, run) & (1 << to) == 0 {
             let count = self.occupancy(s);
             let why = if count[to as usize] >= b.areas[to as usize].capacity {
                 format!(
                     "`{}` is full ({} units, capacity {})",
                     b.areas[to as usize].id, count[to as usize], b.areas[to as usize].capacity
                 )
-            } else if !self.can_enter(s, slot, to as usize) {
-                format!("`{}` cannot be entered (terrain)", b.areas[to as usize].id)
+            } else if let Some(by) = self.kept_out(s, slot, to as usize) {
+                format!("`{}` cannot be entered (`{by}`)", b.areas[to as usize].id)
+            } else if let Some((_, Some(k))) = self
+                .hold(s, slot)
+                .filter(|_| run && b.dist(at as usize, to as usize) > 1)
+            {
+                format!("the terrain lets it run only {}", plural(u32::from(k), "area", "areas"))
             } else if b.dist(at as usize, to as usize) > steps {
                 format!(
                     "`{}` is {} away",
@@ -239,10 +280,10 @@ impl Mythic {
                         .expected(format!("at most {} units (capacity)", b.areas[to as usize].capacity))
                         .found(format!("{} units already there", count)));
                 }
-                if !self.can_enter(s, sl, to as usize) {
+                if let Some(by) = self.kept_out(s, sl, to as usize) {
                     return Err(v(
                         rule::MOVE,
-                        format!("`{unit}` cannot enter `{}` (terrain)", b.areas[to as usize].id),
+                        format!("`{unit}` cannot enter `{}` (`{by}`)", b.areas[to as usize].id),
                     )
                     .expected("an area the unit may enter")
                     .found(b.areas[to as usize].id.clone()));
@@ -254,7 +295,7 @@ impl Mythic {
                 self.current(s, sl)?;
                 self.simple_ok(s, sl, MOVE)?;
                 let to = self.area_of(s, to, rule::MOVE)?;
-                self.move_ok(s, sl, to, self.row(s, sl).movement)
+                self.move_ok(s, sl, to, self.row(s, sl).movement, false)
             }
             Action::Run { unit, to } => {
                 let sl = self.slot_of(s, unit, rule::ACTIONS)?;
@@ -269,7 +310,7 @@ impl Mythic {
                 }
                 self.fresh(s, sl, "a run")?;
                 let to = self.area_of(s, to, rule::MOVE)?;
-                self.move_ok(s, sl, to, self.row(s, sl).movement + 1)
+                self.move_ok(s, sl, to, self.row(s, sl).movement + 1, true)
             }
             Action::Leave { unit } => {
                 let sl = self.slot_of(s, unit, rule::ACTIONS)?;
@@ -284,8 +325,8 @@ impl Mythic {
                     .expected("a unit staying on the battlefield")
                     .found(format!("`{unit}` leaving")));
                 }
-                if self.blocked(s, sl) {
-                    return Err(v(rule::MOVE, format!("an enemy with Block holds `{unit}`"))
+                if let Some((by, _)) = self.hold(s, sl) {
+                    return Err(v(rule::MOVE, format!("`{by}` holds `{unit}` in place"))
                         .expected("no move")
                         .found("leaving"));
                 }
@@ -301,9 +342,13 @@ impl Mythic {
                 target,
                 power,
                 pay,
+                guard,
+                displace,
+                before,
                 roll,
                 reroll,
                 hits,
+                drew,
                 ..
             } => {
                 let sl = self.slot_of(s, unit, rule::ACTIONS)?;
@@ -317,6 +362,7 @@ impl Mythic {
                                 .expected("a special-attack power")
                                 .found(n.clone()));
                         }
+                        self.active_powers_ok(s, sl, n)?;
                         Some(i)
                     }
                     None => None,
@@ -359,17 +405,32 @@ impl Mythic {
                 };
                 self.check_pay(s, p, &s.players[p].hand, cost, pay, rule::ART_OF_WAR)?;
                 let st = self.strike(s, sl, d, pi)?;
+                let (d, st) = match guard {
+                    Some(g) => self.guarded(s, sl, d, pi, st, g)?,
+                    None => (d, st),
+                };
+                let spent = match displace {
+                    Some(to) => {
+                        self.displaced(s, sl, d, pi, st, to, chance.then_some(roll.as_slice()))?
+                            .1
+                    }
+                    None => 0,
+                };
                 if !chance {
                     return Ok(());
                 }
-                self.check_roll(unit, st, roll, reroll, *hits)
+                self.check_dice(s, sl, d, pi, st, before, roll, reroll, *hits, spent)?;
+                self.check_kill_draw(s, sl, d, pi, *hits, drew.as_ref())
             }
             Action::Counter {
                 unit,
                 card,
+                by,
+                before,
                 roll,
                 reroll,
                 hits,
+                drew,
             } => {
                 let r = rule::COUNTER;
                 let Some((att, def)) = t.pending else {
@@ -405,6 +466,20 @@ impl Mythic {
                         )));
                 }
                 let q = ud.owner as usize;
+                if let Some(by) = by {
+                    if let Some(c) = card {
+                        return Err(v(r, format!("`{by}` counter-attacks without a card"))
+                            .expected("no `card` with `by`")
+                            .found(format!("`{c}`")));
+                    }
+                    self.free_counter(s, sl, by, r)?;
+                    let st = self.strike(s, sl, att as usize, None)?;
+                    if !chance {
+                        return Ok(());
+                    }
+                    self.check_dice(s, sl, att as usize, None, st, before, roll, reroll, *hits, 0)?;
+                    return self.check_kill_draw(s, sl, att as usize, None, *hits, drew.as_ref());
+                }
                 let c = self.paid_card(s, sl, card.as_deref(), unit, r, "is not an activation card of")?;
                 if s.players[q].hand.count(c) == 0 {
                     return Err(v(
@@ -421,7 +496,8 @@ impl Mythic {
                 if !chance {
                     return Ok(());
                 }
-                self.check_roll(unit, st, roll, reroll, *hits)
+                self.check_dice(s, sl, att as usize, None, st, before, roll, reroll, *hits, 0)?;
+                self.check_kill_draw(s, sl, att as usize, None, *hits, drew.as_ref())
             }
             Action::PickUp { unit, from } => {
                 let sl = self.slot_of(s, unit, rule::ACTIONS)?;
@@ -433,20 +509,17 @@ impl Mythic {
                         .expected("at most 1 omphalos per unit")
                         .found("a second one"));
                 }
-                if self.blocked(s, sl) {
-                    return Err(v(
-                        rule::ACTIONS,
-                        format!("an enemy with Block keeps `{unit}` from picking up"),
-                    )
-                    .expected("no pick-up")
-                    .found("a pick-up"));
+                if let Some(by) = self.has(s, sl, Out::NoPickUp) {
+                    return Err(v(rule::ACTIONS, format!("`{by}` keeps `{unit}` from picking up"))
+                        .expected("no pick-up")
+                        .found("a pick-up"));
                 }
                 let from_area = match from {
                     None => at,
                     Some(id) => {
                         let f = self.area_of(s, id, rule::ACTIONS)?;
                         let b = self.board(s);
-                        let gem = self.talents(s, sl) & talent::GEM_COLLECTOR != 0;
+                        let gem = self.has(s, sl, Out::PickUpAdjacent).is_some();
                         if f != at && !(gem && b.adj(at as usize) & (1 << f) != 0) {
                             return Err(v(
                                 rule::ACTIONS,
@@ -561,8 +634,22 @@ impl Mythic {
                         .expected("no action")
                         .found("a `power`"));
                     }
-                    PowerKind::Active => self.current(s, sl)?,
+                    PowerKind::Active => {
+                        self.current(s, sl)?;
+                        self.active_powers_ok(s, sl, &pw.slug)?;
+                    }
                     PowerKind::Permanent => {}
+                }
+                // The power's effect: its moment and conditions (Strategist:
+                // in its player's own turn).
+                if let Some(card) = self.def(s, sl).power_fx[i] {
+                    let ctx = Ctx::new(self, &[When::Activation, When::AnyTime]);
+                    let src = Src {
+                        card,
+                        owner: u.owner,
+                        at: Some(sl as u8),
+                    };
+                    fx::allow(&ctx, s, &src, &[], rule::ART_OF_WAR)?;
                 }
                 if t.special & (1 << sl) != 0 {
                     return Err(v(

@@ -1,0 +1,620 @@
+//! Effects in Mythic Battles: talents, powers, troop bonuses, terrain,
+//! manoeuvres and cards in the words of the pack's effect vocabulary
+//! ([`crate::rules::kit::effects`], docs/effects.md).
+//!
+//! Sources in force: a unit's talents (while they work: a troop only when
+//! complete, nobody's in water), its troop bonuses and its powers, and the
+//! terrain of every area. Targets are units (their slot) or areas
+//! ([`AREA`] + index). An attack under way is the context of the `attack`
+//! and `defend` timings and of the attack's conditions (melee, ranged …).
+
+use super::Mythic;
+use super::state::{State, Unit};
+use super::tables::{Cat, MAXA};
+use crate::model::effects::Arg;
+use crate::rules::Engine;
+use crate::rules::kit::effects::{self as fx, Host, Src, Vocab, Word};
+use crate::words;
+
+words! {
+    pub enum When {
+        Continuous = "continuous",
+        Attack = "attack",
+        Defend = "defend",
+        OnEnter = "on-enter",
+        TurnEnd = "turn-end",
+        Activation = "activation",
+        AnyTime = "any-time",
+        SpecialAttack = "special-attack",
+        Counter = "counter",
+        Maneuver = "maneuver",
+        OnKill = "on-kill",
+        EnemyActivationEnd = "enemy-activation-end",
+        ActivationEnd = "activation-end",
+    }
+}
+
+words! {
+    pub enum Who {
+        Itself = "self",
+        FriendlyUnit = "friendly-unit",
+        EnemyUnit = "enemy-unit",
+        AnyUnit = "unit",
+        UnitHere = "unit-here",
+    }
+}
+
+words! {
+    pub enum Out {
+        Attack = "attack",
+        Defense = "defense",
+        Range = "range",
+        TargetDefense = "target-defense",
+        IgnoreSight = "ignore-sight",
+        BlanksCount = "blanks-count",
+        Wounds = "wounds",
+        Regain = "regain",
+        Reach = "reach",
+        NoSight = "no-sight",
+        PowerDice = "power-dice",
+        Attacks = "attacks",
+        Activations = "activations",
+        Climb = "climb",
+        NoEntry = "no-entry",
+        NoMove = "no-move",
+        NoPickUp = "no-pick-up",
+        MoveAfterAttack = "move-after-attack",
+        PickUpAdjacent = "pick-up-adjacent",
+        Stop = "stop",
+        EndActivation = "end-activation",
+        RunSteps = "run-steps",
+        NoTalents = "no-talents",
+        NoActivePowers = "no-active-powers",
+        FreeCounter = "free-counter",
+        Draw = "draw",
+        Search = "search",
+        CallTroop = "call-troop",
+        UsePower = "use-power",
+        Maneuver = "maneuver",
+        StandIn = "stand-in",
+        Rerolls = "rerolls",
+        RerollAny = "reroll-any",
+        ForceRerolls = "force-rerolls",
+        Redirect = "redirect",
+        Displace = "displace",
+        Petrify = "petrify",
+        Shift = "shift",
+        Activate = "activate",
+    }
+}
+
+words! {
+    pub enum Per { Turn = "turn" }
+}
+
+words! {
+    pub enum Res { ArtOfWar = "art-of-war", BlankDice = "blank-dice" }
+}
+
+words! {
+    pub enum Until { EndOfTurn = "end-of-turn" }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Cond {
+    Melee,
+    Ranged,
+    NormalAttack,
+    InOwnArea,
+    FriendHere,
+    FullTroopHere,
+    FiguresAtLeast(u8),
+    Category(Vec<Cat>),
+    NotCategory(Vec<Cat>),
+    /// The unit attacked is of one of these categories.
+    Against(Vec<Cat>),
+    Here,
+    NotFlying,
+    NotAquatic,
+    NotFireproof,
+    FlyingAttacker,
+    /// A talent's id (matched against the unit's talents).
+    WithoutTalent(String),
+    Wounded,
+    OwnTurn,
+    ActivatedBelow(u8),
+}
+
+fn cats(a: &Arg) -> Option<Vec<Cat>> {
+    let one = |w: &str| match w {
+        "god" => Some(Cat::God),
+        "hero" => Some(Cat::Hero),
+        "monster" => Some(Cat::Monster),
+        "troop" => Some(Cat::Troop),
+        _ => None,
+    };
+    match a {
+        Arg::Word(w) => Some(vec![one(w)?]),
+        Arg::Words(ws) => ws.iter().map(|w| one(w)).collect(),
+        _ => None,
+    }
+}
+
+/// The categories `against` names: also Titans, which no unit of the
+/// pack is (the clause then never applies).
+fn against(a: &Arg) -> Option<Vec<Cat>> {
+    let titan = |w: &str| w == "titan";
+    match a {
+        Arg::Word(w) if titan(w) => Some(Vec::new()),
+        Arg::Words(ws) if ws.iter().any(|w| titan(w)) => {
+            let rest: Vec<String> = ws.iter().filter(|w| !titan(w)).cloned().collect();
+            if rest.is_empty() {
+                Some(Vec::new())
+            } else {
+                cats(&Arg::Words(rest))
+            }
+        }
+        a => cats(a),
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Mv;
+
+impl Vocab for Mv {
+    type When = When;
+    type Who = Who;
+    type Out = Out;
+    type Per = Per;
+    type Res = Res;
+    type Until = Until;
+    type Cond = Cond;
+
+    fn cond(name: &str, arg: &Arg) -> Option<Cond> {
+        let n = |a: &Arg| a.as_int().map(|x| x.clamp(0, 20) as u8);
+        Some(match (name, arg) {
+            ("melee", Arg::None) => Cond::Melee,
+            ("ranged", Arg::None) => Cond::Ranged,
+            ("normal-attack", Arg::None) => Cond::NormalAttack,
+            ("in-own-area", Arg::None) => Cond::InOwnArea,
+            ("friend-here", Arg::None) => Cond::FriendHere,
+            ("full-troop-here", Arg::None) => Cond::FullTroopHere,
+            ("figures-at-least", a) => Cond::FiguresAtLeast(n(a)?),
+            ("category", a) => Cond::Category(cats(a)?),
+            ("not-category", a) => Cond::NotCategory(cats(a)?),
+            ("against", a) => Cond::Against(against(a)?),
+            ("here", Arg::None) => Cond::Here,
+            ("not-flying", Arg::None) => Cond::NotFlying,
+            ("not-aquatic", Arg::None) => Cond::NotAquatic,
+            ("not-fireproof", Arg::None) => Cond::NotFireproof,
+            ("flying-attacker", Arg::None) => Cond::FlyingAttacker,
+            ("without-talent", Arg::Word(w)) => Cond::WithoutTalent(w.clone()),
+            ("wounded", Arg::None) => Cond::Wounded,
+            ("own-turn", Arg::None) => Cond::OwnTurn,
+            ("activated-below", a) => Cond::ActivatedBelow(n(a)?),
+            _ => return None,
+        })
+    }
+
+    fn show(c: &Cond) -> String {
+        let list = |v: &[Cat]| v.iter().map(|c| c.name()).collect::<Vec<_>>().join(" or ");
+        match c {
+            Cond::Melee => "on a melee attack".into(),
+            Cond::Ranged => "on a ranged attack".into(),
+            Cond::NormalAttack => "on an attack that is not a special attack".into(),
+            Cond::InOwnArea => "against a unit in the attacker's area".into(),
+            Cond::FriendHere => "with another friendly unit in its area".into(),
+            Cond::FullTroopHere => "with a complete friendly Troop in its area".into(),
+            Cond::FiguresAtLeast(n) => format!("with at least {n} figures left"),
+            Cond::Category(v) => format!("a {}", list(v)),
+            Cond::NotCategory(v) => format!("not a {}", list(v)),
+            Cond::Against(v) if v.is_empty() => "against a titan".into(),
+            Cond::Against(v) => format!("against a {}", list(v)),
+            Cond::Here => "in the same area".into(),
+            Cond::NotFlying => "a ground or aquatic unit".into(),
+            Cond::NotAquatic => "a unit that is not aquatic".into(),
+            Cond::NotFireproof => "a unit that is not fireproof".into(),
+            Cond::FlyingAttacker => "attacked by a flying unit".into(),
+            Cond::WithoutTalent(t) => format!("a unit without {t}"),
+            Cond::Wounded => "after losing vitality".into(),
+            Cond::OwnTurn => "in its player's own turn".into(),
+            Cond::ActivatedBelow(n) => format!("with fewer than {n} units activated this turn"),
+        }
+    }
+}
+
+pub type Def = fx::Def<Mv>;
+pub type Uses = fx::Uses<Per>;
+
+/// Targets at or above this are areas (`AREA + index`), below it unit slots.
+pub const AREA: u8 = 64;
+const _: () = assert!(MAXA < AREA as usize);
+
+/// An attack under way: attacker and defender slots, melee or not, and
+/// whether it is a special attack.
+#[derive(Clone, Copy, Debug)]
+pub struct Strike {
+    pub a: usize,
+    pub d: usize,
+    pub melee: bool,
+    pub special: bool,
+}
+
+/// One moment for the interpreter: the timings open, and the attack under
+/// way (for the attack's conditions).
+pub struct Ctx<'a> {
+    pub e: &'a Mythic,
+    pub open: u32,
+    pub strike: Option<Strike>,
+    /// A unit (slot) entering an area: it counts as there already.
+    pub entering: Option<(u8, u8)>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(e: &'a Mythic, open: &[When]) -> Self {
+        Ctx {
+            e,
+            open: open.iter().fold(0, |b, w| b | 1 << (*w as u32)),
+            strike: None,
+            entering: None,
+        }
+    }
+}
+
+impl Mythic {
+    /// Whether a unit's talents work now: a troop's only while it is
+    /// complete, nobody's where the terrain takes them away (water).
+    pub(super) fn talents_on(&self, s: &State, slot: usize) -> bool {
+        let u = &s.units[slot];
+        let d = self.def(s, slot);
+        if d.cat == Cat::Troop && u.wounds > 0 {
+            return false;
+        }
+        !(u.on_board() && self.terrain_mod(s, u.at as usize, When::Continuous, Out::NoTalents, slot) > 0)
+    }
+
+    /// The unit's own sources: talents (while they work) and powers (troop
+    /// bonuses are read into the unit's table and counted by its row).
+    pub(super) fn own_sources(&self, s: &State, slot: usize, out: &mut Vec<Src<u8>>) {
+        let u = &s.units[slot];
+        let d = self.def(s, slot);
+        let mut push = |card: u16| {
+            out.push(Src {
+                card,
+                owner: u.owner,
+                at: Some(slot as u8),
+            })
+        };
+        if self.talents_on(s, slot) {
+            d.talent_fx.iter().for_each(|&c| push(c));
+        }
+        d.power_fx.iter().flatten().for_each(|&c| push(c));
+    }
+
+    /// The sources of other units that reach units around them (every
+    /// clause targeted: Reinforce, Block).
+    pub(super) fn reaching_sources(&self, s: &State, except: usize, out: &mut Vec<Src<u8>>) {
+        for (i, u) in s.units.iter().enumerate() {
+            if i == except || !u.on_board() || !self.talents_on(s, i) {
+                continue;
+            }
+            for &c in &self.def(s, i).talent_fx {
+                if self.t.fx.targeted[usize::from(c)] {
+                    out.push(Src {
+                        card: c,
+                        owner: u.owner,
+                        at: Some(i as u8),
+                    });
+                }
+            }
+        }
+    }
+
+    /// The terrain sources of area `a`.
+    pub(super) fn area_sources(&self, s: &State, a: usize, out: &mut Vec<Src<u8>>) {
+        if !self.terrain_on(s) || a >= MAXA {
+            return;
+        }
+        let mask = self.board(s).areas[a].terrains;
+        for (i, d) in self.t.fx.terrain_fx.iter().enumerate() {
+            if mask & (1 << i) != 0
+                && let Some(card) = d
+            {
+                out.push(Src {
+                    card: *card,
+                    owner: u8::MAX,
+                    at: Some(AREA + a as u8),
+                });
+            }
+        }
+    }
+
+    /// What the terrain of area `a` gives the unit in `slot` (`out` at `when`).
+    pub(super) fn terrain_mod(&self, s: &State, a: usize, when: When, out: Out, slot: usize) -> i16 {
+        let mut src = Vec::new();
+        self.area_sources(s, a, &mut src);
+        if src.is_empty() {
+            return 0;
+        }
+        let ctx = Ctx::new(self, &[when]);
+        fx::modifier(&ctx, s, &src, &[], when, out, Some(slot as u8))
+    }
+
+    /// Every source that may apply to the unit in `slot`.
+    fn sources_for(&self, s: &State, slot: usize) -> Vec<Src<u8>> {
+        let mut src = Vec::with_capacity(8);
+        self.own_sources(s, slot, &mut src);
+        self.reaching_sources(s, slot, &mut src);
+        let at = s.units[slot].at as usize;
+        self.area_sources(s, at, &mut src);
+        src
+    }
+
+    /// The sum of `out` at the timings `when` for the unit in `slot`,
+    /// during `strike` if any.
+    pub(super) fn unit_mod(&self, s: &State, slot: usize, when: &[When], out: Out, strike: Option<Strike>) -> i16 {
+        let src = self.sources_for(s, slot);
+        let mut ctx = Ctx::new(self, when);
+        ctx.strike = strike;
+        when.iter()
+            .map(|w| fx::modifier(&ctx, s, &src, &[], *w, out, Some(slot as u8)))
+            .sum()
+    }
+
+    /// The parts of [`Mythic::unit_mod`], by card.
+    pub(super) fn mod_parts(
+        &self,
+        s: &State,
+        slot: usize,
+        when: &[When],
+        out: Out,
+        strike: Option<Strike>,
+    ) -> Vec<(String, i16)> {
+        let src = self.sources_for(s, slot);
+        let mut ctx = Ctx::new(self, when);
+        ctx.strike = strike;
+        let mut parts = Vec::new();
+        for w in when {
+            for (x, _, n) in fx::modifiers(&ctx, s, &src, &[], *w, out, Some(slot as u8)) {
+                parts.push((ctx.card_id(&x), n));
+            }
+        }
+        parts
+    }
+
+    /// The card that gives the unit in `slot` a continuous `out`, if any.
+    pub(super) fn has(&self, s: &State, slot: usize, out: Out) -> Option<String> {
+        let src = self.sources_for(s, slot);
+        let ctx = Ctx::new(self, &[When::Continuous]);
+        fx::modifiers(&ctx, s, &src, &[], When::Continuous, out, Some(slot as u8))
+            .iter()
+            .find(|(_, _, n)| *n > 0)
+            .map(|(src, _, _)| ctx.card_id(src))
+    }
+
+    /// The card whose terrain keeps the unit in `slot` out of area `a`
+    /// (no talent lets it climb in), if any.
+    pub(super) fn kept_out(&self, s: &State, slot: usize, a: usize) -> Option<String> {
+        let mut src = Vec::new();
+        self.area_sources(s, a, &mut src);
+        if src.is_empty() {
+            return None;
+        }
+        let ctx = Ctx::new(self, &[When::Continuous]);
+        let by = fx::modifiers(&ctx, s, &src, &[], When::Continuous, Out::NoEntry, Some(slot as u8))
+            .first()
+            .map(|(src, _, _)| ctx.card_id(src))?;
+        self.has(s, slot, Out::Climb).is_none().then_some(by)
+    }
+
+    /// What holds the unit in place (Block, a swamp): the card, and how
+    /// far it may still run (terrain that allows a short run), if anything.
+    pub(super) fn hold(&self, s: &State, slot: usize) -> Option<(String, Option<u8>)> {
+        if !s.units[slot].on_board() {
+            return None;
+        }
+        let src = self.sources_for(s, slot);
+        let ctx = Ctx::new(self, &[When::Continuous]);
+        let parts = fx::modifiers(&ctx, s, &src, &[], When::Continuous, Out::NoMove, Some(slot as u8));
+        let (first, _, _) = parts.iter().find(|(_, _, n)| *n > 0)?;
+        let by = ctx.card_id(first);
+        let terrain_only = parts.iter().all(|(x, _, _)| x.at.is_some_and(|k| k >= AREA));
+        let run = fx::modifier(&ctx, s, &src, &[], When::Continuous, Out::RunSteps, Some(slot as u8));
+        Some((by, (terrain_only && run > 0).then_some(run as u8)))
+    }
+
+    /// The terrain card of area `a` that stops the unit in `slot` when it
+    /// enters (`out`: `stop`, or `end-activation`), if any.
+    pub(super) fn on_entering(&self, s: &State, slot: usize, a: usize, out: Out) -> Option<String> {
+        let mut src = Vec::new();
+        self.area_sources(s, a, &mut src);
+        if src.is_empty() {
+            return None;
+        }
+        let mut ctx = Ctx::new(self, &[When::OnEnter]);
+        ctx.entering = Some((slot as u8, a as u8));
+        fx::modifiers(&ctx, s, &src, &[], When::OnEnter, out, Some(slot as u8))
+            .iter()
+            .find(|(_, _, n)| *n > 0)
+            .map(|(x, _, _)| ctx.card_id(x))
+    }
+
+    /// The terrain of area `a` that ends a move there, if any.
+    pub(super) fn stops(&self, s: &State, slot: usize, a: usize) -> Option<String> {
+        self.on_entering(s, slot, a, Out::Stop)
+    }
+
+    /// The team of a source (its unit's, or its owner's).
+    fn src_team(&self, s: &State, src: &Src<u8>) -> Option<u8> {
+        match src.at {
+            Some(k) if k < AREA => Some(self.team(s, usize::from(k))),
+            _ if usize::from(src.owner) < s.players.len() => Some(s.players[usize::from(src.owner)].team),
+            _ => None,
+        }
+    }
+
+    /// The area of a source (its unit's, or the terrain's).
+    fn src_area(&self, s: &State, src: &Src<u8>) -> Option<u8> {
+        match src.at {
+            Some(k) if k >= AREA => Some(k - AREA),
+            Some(k) => s.units.get(usize::from(k)).filter(|u| u.on_board()).map(|u| u.at),
+            None => None,
+        }
+    }
+
+    fn figures_left(&self, s: &State, slot: usize) -> u8 {
+        let d = self.def(s, slot);
+        if d.cat == Cat::Troop {
+            d.figures.saturating_sub(s.units[slot].wounds)
+        } else {
+            0
+        }
+    }
+
+    /// Another unit of the same team in the unit's area (`troop`: a
+    /// complete troop).
+    fn company_of(&self, s: &State, slot: usize, troop: bool) -> bool {
+        let u = &s.units[slot];
+        if !u.on_board() {
+            return false;
+        }
+        let team = self.team(s, slot);
+        s.units.iter().enumerate().any(|(i, o): (usize, &Unit)| {
+            i != slot
+                && o.at == u.at
+                && self.team(s, i) == team
+                && (!troop || self.def(s, i).cat == Cat::Troop && o.wounds == 0)
+        })
+    }
+}
+
+impl Host for Ctx<'_> {
+    type V = Mv;
+    type State = State;
+    type Obj = u8;
+
+    fn def(&self, src: &Src<u8>) -> &Def {
+        &self.e.t.fx.defs[usize::from(src.card)]
+    }
+
+    fn card_id(&self, src: &Src<u8>) -> String {
+        self.e.t.fx.names[usize::from(src.card)].clone()
+    }
+
+    fn open(&self, _s: &State, _src: &Src<u8>, when: When) -> bool {
+        self.open & 1 << (when as u32) != 0
+    }
+
+    fn now(&self, s: &State) -> String {
+        let open: Vec<&str> = When::ALL
+            .iter()
+            .filter(|(_, w)| self.open & 1 << (*w as u32) != 0)
+            .map(|(n, _)| *n)
+            .collect();
+        format!(
+            "turn {}{}",
+            s.turn,
+            if open.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", open.join(", "))
+            }
+        )
+    }
+
+    fn holds(&self, s: &State, src: &Src<u8>, c: &Cond, obj: Option<u8>) -> bool {
+        let e = self.e;
+        let area_of = |u: usize| match self.entering {
+            Some((k, a)) if usize::from(k) == u => Some(a),
+            _ => s.units[u].on_board().then_some(s.units[u].at),
+        };
+        let unit = obj
+            .or(src.at)
+            .filter(|k| *k < AREA && usize::from(*k) < s.units.len())
+            .map(usize::from);
+        let st = self.strike;
+        match c {
+            Cond::Melee => st.is_some_and(|x| x.melee),
+            Cond::Ranged => st.is_some_and(|x| !x.melee),
+            Cond::NormalAttack => st.is_some_and(|x| !x.special),
+            Cond::InOwnArea => st.is_some_and(|x| s.units[x.a].at == s.units[x.d].at),
+            Cond::FlyingAttacker => st.is_some_and(|x| e.def(s, x.a).flying),
+            Cond::Against(v) => st.is_some_and(|x| v.contains(&e.def(s, x.d).cat)),
+            Cond::FriendHere => unit.is_some_and(|u| e.company_of(s, u, false)),
+            Cond::FullTroopHere => unit.is_some_and(|u| e.company_of(s, u, true)),
+            Cond::FiguresAtLeast(n) => unit.is_some_and(|u| e.figures_left(s, u) >= *n),
+            Cond::Category(v) => unit.is_some_and(|u| v.contains(&e.def(s, u).cat)),
+            Cond::NotCategory(v) => unit.is_some_and(|u| !v.contains(&e.def(s, u).cat)),
+            Cond::Here => match (unit, e.src_area(s, src)) {
+                (Some(u), Some(a)) => area_of(u) == Some(a),
+                _ => false,
+            },
+            Cond::NotFlying => unit.is_some_and(|u| !e.def(s, u).flying),
+            Cond::NotAquatic => unit.is_some_and(|u| !e.def(s, u).aquatic),
+            Cond::NotFireproof => unit.is_some_and(|u| !e.def(s, u).fireproof),
+            Cond::WithoutTalent(t) => unit.is_some_and(|u| {
+                let d = e.def(s, u);
+                !(e.talents_on(s, u)
+                    && d.talent_ids
+                        .iter()
+                        .any(|&i| e.t.fx.talent_ids.name(usize::from(i)) == t.as_str()))
+            }),
+            Cond::Wounded => unit.is_some_and(|u| s.units[u].wounds > 0),
+            Cond::OwnTurn => usize::from(src.owner) == e.to_move(s),
+            Cond::ActivatedBelow(n) => s.t.activations < *n,
+        }
+    }
+
+    fn count(&self, _s: &State, _src: &Src<u8>, _c: &Cond, _obj: Option<u8>) -> i16 {
+        0
+    }
+
+    fn is(&self, s: &State, src: &Src<u8>, who: Who, k: u8) -> bool {
+        if k >= AREA || usize::from(k) >= s.units.len() {
+            return false;
+        }
+        let u = &s.units[usize::from(k)];
+        let team = self.e.team(s, usize::from(k));
+        match who {
+            Who::Itself => src.at == Some(k),
+            Who::FriendlyUnit => src.at != Some(k) && u.alive() && self.e.src_team(s, src) == Some(team),
+            Who::EnemyUnit => u.alive() && self.e.src_team(s, src).is_some_and(|t| t != team),
+            Who::AnyUnit => u.alive(),
+            Who::UnitHere => {
+                let at = match self.entering {
+                    Some((e, a)) if e == k => a,
+                    _ => u.at,
+                };
+                (at as usize) < MAXA && self.e.src_area(s, src) == Some(at)
+            }
+        }
+    }
+
+    fn candidates(&self, s: &State, src: &Src<u8>, who: Who) -> Vec<u8> {
+        (0..s.units.len() as u8).filter(|&k| self.is(s, src, who, k)).collect()
+    }
+
+    fn cap(&self, _s: &State, _src: &Src<u8>, _out: Out, _obj: Option<u8>) -> Option<i16> {
+        None
+    }
+
+    fn used(&self, s: &State, src: &Src<u8>, clause: u8, per: Per) -> u8 {
+        s.uses.get(src.owner, src.card, clause, per)
+    }
+
+    fn afford(&self, _s: &State, _src: &Src<u8>, _res: Res, _n: i16) -> bool {
+        true
+    }
+
+    fn show(&self, s: &State, k: u8) -> String {
+        if k >= AREA {
+            let a = usize::from(k - AREA);
+            return format!("`{}`", self.e.board(s).areas.get(a).map_or("?", |x| x.id.as_str()));
+        }
+        format!("`{}`", self.e.uid(s, usize::from(k)))
+    }
+
+    fn recorded(&self, out: Out) -> bool {
+        matches!(out, Out::FreeCounter)
+    }
+}
