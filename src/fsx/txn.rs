@@ -485,7 +485,9 @@ fn not_inside(rel: &Path) -> io::Error {
 
 /// The game folder a path inside the output belongs to.
 fn game_of(rel: &Path) -> Option<String> {
-    rel.components().next().map(|c| c.as_os_str().to_string_lossy().into_owned())
+    rel.components()
+        .next()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
 }
 
 /// Whether `path` is a regular file holding exactly `bytes` (read in
