@@ -497,22 +497,39 @@ fn literal(text: &str) -> String {
 }
 
 /// Glossary consistency: when a source text uses a term, each translation
-/// should use the glossary's word for it. Returns the terms a translation misses.
-pub fn missing_terms<'a>(glossary: &'a [Term], source: &str, translation: &str, src: &str, dst: &str) -> Vec<&'a Term> {
-    let (source, translation) = (literal(source).to_lowercase(), literal(translation).to_lowercase());
-    // Whether `text` (lowercased) holds the term's word, or its plural, in locale `l`.
-    let uses = |t: &Term, l: &str, text: &str| {
-        let word = t.forms.0.get(l).map(String::as_str).unwrap_or_default();
-        let plural = t.plural.as_ref().and_then(|p| p.0.get(l)).map(String::as_str);
-        std::iter::once(word)
-            .chain(plural)
-            .any(|w| has_lower_word(text, &w.to_lowercase()))
-    };
-    glossary
-        .iter()
-        .filter(|t| t.check)
-        .filter(|t| uses(t, src, &source) && !uses(t, dst, &translation))
-        .collect()
+/// should use the glossary's word for it. The checked terms' words in the
+/// two locales, lowercased once for every text compared.
+pub struct Words<'a> {
+    /// Each checked term with its words (singular, plural) in the source and the translation locale.
+    terms: Vec<(&'a Term, Vec<String>, Vec<String>)>,
+}
+
+impl<'a> Words<'a> {
+    pub fn new(glossary: &'a [Term], src: &str, dst: &str) -> Words<'a> {
+        let words = |t: &Term, l: &str| -> Vec<String> {
+            let word = t.forms.0.get(l).map(String::as_str).unwrap_or_default();
+            let plural = t.plural.as_ref().and_then(|p| p.0.get(l)).map(String::as_str);
+            std::iter::once(word).chain(plural).map(str::to_lowercase).collect()
+        };
+        Words {
+            terms: glossary
+                .iter()
+                .filter(|t| t.check)
+                .map(|t| (t, words(t, src), words(t, dst)))
+                .collect(),
+        }
+    }
+
+    /// The terms `source` uses and `translation` misses.
+    pub fn missing(&self, source: &str, translation: &str) -> Vec<&'a Term> {
+        let (source, translation) = (literal(source).to_lowercase(), literal(translation).to_lowercase());
+        let uses = |words: &[String], text: &str| words.iter().any(|w| has_lower_word(text, w));
+        self.terms
+            .iter()
+            .filter(|(_, src, dst)| uses(src, &source) && !uses(dst, &translation))
+            .map(|(t, _, _)| *t)
+            .collect()
+    }
 }
 
 fn duplicate(id: &str, span: Span, first: Span) -> Diagnostic {
