@@ -10,6 +10,10 @@
 //! previous run. One card: a spell's text edited with a new word each time,
 //! so its design is never in the cache.
 
+/// The allocator `pnpkit` itself runs with (src/main.rs).
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 

@@ -5,6 +5,10 @@
 //! recorded in docs/benchmarks.md. `PNPKIT_BENCH_GAMES=mythic,xterminio`
 //! measures only those engines.
 
+/// The allocator `pnpkit` itself runs with (src/main.rs).
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::path::Path;
 use std::time::Instant;
 

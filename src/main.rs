@@ -9,6 +9,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 use pnpkit::cli::Cli;
 use pnpkit::cmd::{self, Progress, Status};
 
+/// mimalloc instead of the system allocator: reading a game log or a pack
+/// makes millions of small strings and maps (docs/decisions.md).
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// A progress bar on standard error, only when it is a terminal.
 struct Bar(Option<ProgressBar>);
 

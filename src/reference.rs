@@ -443,13 +443,19 @@ pub fn cross_check(r: &Reference, rule_ids: &[String], rule_ids_span: Option<Spa
 }
 
 /// Whether `word` occurs in `text` as a whole word, ignoring case.
+#[cfg(test)]
 fn has_word(text: &str, word: &str) -> bool {
+    has_lower_word(&text.to_lowercase(), &word.to_lowercase())
+}
+
+/// [`has_word`] on text and word already lowercased (a text is lowercased
+/// once for every term looked up in it).
+fn has_lower_word(text: &str, word: &str) -> bool {
     if word.is_empty() {
         return false;
     }
-    let (text, word) = (text.to_lowercase(), word.to_lowercase());
     let mut from = 0;
-    while let Some(i) = text[from..].find(&word) {
+    while let Some(i) = text[from..].find(word) {
         let start = from + i;
         let end = start + word.len();
         let before = text[..start].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
@@ -491,25 +497,39 @@ fn literal(text: &str) -> String {
 }
 
 /// Glossary consistency: when a source text uses a term, each translation
-/// should use the glossary's word for it. Returns the terms a translation misses.
-pub fn missing_terms<'a>(glossary: &'a [Term], source: &str, translation: &str, src: &str, dst: &str) -> Vec<&'a Term> {
-    let (source, translation) = (literal(source), literal(translation));
-    glossary
-        .iter()
-        .filter(|t| t.check)
-        .filter(|t| {
-            let forms = |l: &str| {
-                let mut v = vec![t.forms.0.get(l).cloned().unwrap_or_default()];
-                if let Some(p) = &t.plural
-                    && let Some(x) = p.0.get(l)
-                {
-                    v.push(x.clone());
-                }
-                v
-            };
-            forms(src).iter().any(|w| has_word(&source, w)) && !forms(dst).iter().any(|w| has_word(&translation, w))
-        })
-        .collect()
+/// should use the glossary's word for it. The checked terms' words in the
+/// two locales, lowercased once for every text compared.
+pub struct Words<'a> {
+    /// Each checked term with its words (singular, plural) in the source and the translation locale.
+    terms: Vec<(&'a Term, Vec<String>, Vec<String>)>,
+}
+
+impl<'a> Words<'a> {
+    pub fn new(glossary: &'a [Term], src: &str, dst: &str) -> Words<'a> {
+        let words = |t: &Term, l: &str| -> Vec<String> {
+            let word = t.forms.0.get(l).map(String::as_str).unwrap_or_default();
+            let plural = t.plural.as_ref().and_then(|p| p.0.get(l)).map(String::as_str);
+            std::iter::once(word).chain(plural).map(str::to_lowercase).collect()
+        };
+        Words {
+            terms: glossary
+                .iter()
+                .filter(|t| t.check)
+                .map(|t| (t, words(t, src), words(t, dst)))
+                .collect(),
+        }
+    }
+
+    /// The terms `source` uses and `translation` misses.
+    pub fn missing(&self, source: &str, translation: &str) -> Vec<&'a Term> {
+        let (source, translation) = (literal(source).to_lowercase(), literal(translation).to_lowercase());
+        let uses = |words: &[String], text: &str| words.iter().any(|w| has_lower_word(text, w));
+        self.terms
+            .iter()
+            .filter(|(_, src, dst)| uses(src, &source) && !uses(dst, &translation))
+            .map(|(t, _, _)| *t)
+            .collect()
+    }
 }
 
 fn duplicate(id: &str, span: Span, first: Span) -> Diagnostic {

@@ -185,3 +185,73 @@ fn a_damaged_or_deleted_cache_is_compiled_around_and_stays_bounded() {
         .sum();
     assert!(size <= 1024 * 1024 + 4096, "cache holds {size} bytes");
 }
+
+/// Inode and modification time of every output file but the cache, and of
+/// each game folder: what a build that rewrites a file changes.
+fn identities(dir: &Path) -> BTreeMap<PathBuf, (u64, std::time::SystemTime)> {
+    use std::os::unix::fs::MetadataExt;
+    fn walk(base: &Path, dir: &Path, out: &mut BTreeMap<PathBuf, (u64, std::time::SystemTime)>) {
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let p = e.path();
+            if e.file_name() == ".cache" {
+                continue;
+            }
+            let m = std::fs::symlink_metadata(&p).unwrap();
+            out.insert(
+                p.strip_prefix(base).unwrap().to_path_buf(),
+                (m.ino(), m.modified().unwrap()),
+            );
+            if m.is_dir() {
+                walk(base, &p, out);
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+#[test]
+fn a_build_that_changes_nothing_writes_nothing() {
+    let dir = project();
+    let d = dir.path();
+    same_as_clean(d, &[]);
+    let output = d.join("output");
+    let (before, bytes) = (identities(&output), files(&output));
+    let (line, compiled) = same_as_clean(d, &[]);
+    assert_eq!(compiled, 0, "{line}");
+    let after = identities(&output);
+    let rewritten: Vec<_> = after.iter().filter(|(p, id)| before.get(*p) != Some(id)).collect();
+    assert!(rewritten.is_empty(), "nothing changed, yet rewritten: {rewritten:?}");
+    assert_eq!(before.len(), after.len());
+
+    // One card's text: only the files whose bytes change are new files; the
+    // others are the very same files as before.
+    edit(
+        &d.join("data/demo/components/card.yaml"),
+        "draw a card.",
+        "draw two cards.",
+    );
+    same_as_clean(d, &[]);
+    let (after, new_bytes) = (identities(&output), files(&output));
+    let mut changed = 0;
+    for (path, b) in &new_bytes {
+        let same_file = before.get(path) == after.get(path);
+        if bytes.get(path) == Some(b) {
+            assert!(same_file, "{} did not change, yet it was rewritten", path.display());
+        } else {
+            assert!(!same_file, "{} changed in place", path.display());
+            changed += 1;
+        }
+    }
+    assert!(
+        changed > 0 && changed < new_bytes.len(),
+        "{changed} of {} changed",
+        new_bytes.len()
+    );
+    assert_eq!(
+        before.get(Path::new("lay")),
+        after.get(Path::new("lay")),
+        "a game none of whose files changed is not swapped"
+    );
+}

@@ -358,14 +358,18 @@ fn check_glossary_use(
         return;
     }
     let src = &decl.locales[0];
+    let words: Vec<_> = decl.locales[1..]
+        .iter()
+        .map(|dst| (dst, crate::reference::Words::new(&reference.glossary, src, dst)))
+        .collect();
     let mut check = |what: &str, text: &crate::model::Text, span: Span| {
         let Some(source) = text.0.get(src) else { return };
-        for dst in &decl.locales[1..] {
+        for (dst, words) in &words {
             // An absent or empty translation is reported as missing already.
-            let Some(translation) = text.0.get(dst).filter(|t| !t.trim().is_empty()) else {
+            let Some(translation) = text.0.get(*dst).filter(|t| !t.trim().is_empty()) else {
                 continue;
             };
-            for term in crate::reference::missing_terms(&reference.glossary, source, translation, src, dst) {
+            for term in words.missing(source, translation) {
                 diags.push(
                     Diagnostic::new(
                         Code::GlossaryTerm,

@@ -15,6 +15,8 @@
 //! running process keeps locked; a folder whose lock is free belongs to a
 //! process that died, and the next run recovers or removes it.
 
+use std::cell::RefCell;
+use std::collections::BTreeSet;
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -332,10 +334,20 @@ pub fn copy_tree(from: &Path, to: &Path, scope: &super::read::Scope) -> io::Resu
 }
 
 /// Output folders built aside and swapped in whole.
+///
+/// A file whose bytes equal the live file at its place is not staged: a
+/// game none of whose files changed (and that would lose no file by the
+/// swap) is left alone, so a build that changes nothing writes nothing; in
+/// a game that does change, the unchanged files are hard-linked from the
+/// live folder into the staged one (already durable: no write, no fsync).
 pub struct DirSwap {
     out: PathBuf,
     dir: PathBuf,
     _lock: File,
+    /// Files already live with the bytes given, by path inside the output.
+    same: RefCell<Vec<PathBuf>>,
+    /// Games with at least one file staged.
+    changed: RefCell<BTreeSet<String>>,
 }
 
 impl DirSwap {
@@ -347,40 +359,65 @@ impl DirSwap {
             out: out.to_path_buf(),
             dir,
             _lock: lock,
+            same: RefCell::default(),
+            changed: RefCell::default(),
         })
     }
 
     /// Stages a file at `rel` (relative to the output folder, starting with
-    /// the game's folder: `openwars/es/openwars-cards-a4.pdf`).
+    /// the game's folder: `openwars/es/openwars-cards-a4.pdf`); a file the
+    /// live folder already holds with these bytes is only noted.
     pub fn write(&self, rel: &Path, bytes: &[u8]) -> io::Result<()> {
-        if rel.is_absolute() || rel.components().any(|c| !matches!(c, std::path::Component::Normal(_))) {
-            return Err(io::Error::other(format!(
-                "`{}` is not a path inside the output",
-                rel.display()
-            )));
+        let mut parts = rel.components();
+        let game = match parts.next() {
+            Some(std::path::Component::Normal(g)) if parts.next().is_some() => g.to_string_lossy().into_owned(),
+            _ => return Err(not_inside(rel)),
+        };
+        if rel.components().any(|c| !matches!(c, std::path::Component::Normal(_))) {
+            return Err(not_inside(rel));
         }
+        if same_bytes(&self.out.join(rel), bytes) {
+            self.same.borrow_mut().push(rel.to_path_buf());
+            return Ok(());
+        }
+        self.changed.borrow_mut().insert(game);
         write_synced(&self.dir.join(rel), bytes)
     }
 
-    /// Swaps each staged game folder in. What the live folder holds and this
-    /// run did not write at its top level (other locales, `export/`, `i18n/`)
-    /// is carried over first, by hard link (or copy), so only what was
-    /// rebuilt changes. Returns the games swapped.
+    /// Swaps each changed game folder in. What the live folder holds and
+    /// this run did not write at its top level (other locales, `export/`,
+    /// `i18n/`) is carried over first, by hard link (or copy), so only what
+    /// was rebuilt changes. Returns the games swapped.
     pub fn commit(self) -> io::Result<Vec<String>> {
         self.commit_with(|_| {})
     }
 
     /// [`DirSwap::commit`] with a hook called before each game's swap (for tests).
     pub fn commit_with(self, mut before_swap: impl FnMut(&str)) -> io::Result<Vec<String>> {
-        let mut games: Vec<String> = fs::read_dir(&self.dir)?
-            .flatten()
-            .filter(|e| e.file_type().map(|t| t.is_dir()).unwrap_or(false))
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
-        games.sort();
+        let same = self.same.take();
+        let changed = self.changed.take();
+        let mut games: BTreeSet<String> = changed.clone();
+        games.extend(same.iter().filter_map(|p| game_of(p)));
+        let mut swapped = Vec::new();
         for game in &games {
-            let staged = self.dir.join(game);
+            let here: BTreeSet<&Path> = same
+                .iter()
+                .filter(|p| game_of(p).as_deref() == Some(game))
+                .map(PathBuf::as_path)
+                .collect();
             let live = self.out.join(game);
+            if !changed.contains(game) && self.swap_would_keep(game, &here)? {
+                continue;
+            }
+            let staged = self.dir.join(game);
+            fs::create_dir_all(&staged)?;
+            for rel in &here {
+                let to = self.dir.join(rel);
+                if let Some(p) = to.parent() {
+                    fs::create_dir_all(p)?;
+                }
+                link_tree(&self.out.join(rel), &to)?;
+            }
             if live.is_dir() {
                 for e in fs::read_dir(&live)?.flatten() {
                     let name = e.file_name();
@@ -400,9 +437,84 @@ impl DirSwap {
             sync_dir(&self.out);
             // `staged` now holds the previous output.
             let _ = fs::remove_dir_all(&staged);
+            swapped.push(game.clone());
         }
         fs::remove_dir_all(&self.dir)?;
-        Ok(games)
+        Ok(swapped)
+    }
+
+    /// Whether swapping `game` in would change nothing: every file under
+    /// the live folders it rebuilds (its top-level entries that this run
+    /// wrote) is one of `same`, so none would go.
+    fn swap_would_keep(&self, game: &str, same: &BTreeSet<&Path>) -> io::Result<bool> {
+        let tops: BTreeSet<&std::ffi::OsStr> = same
+            .iter()
+            .filter_map(|p| p.components().nth(1).map(|c| c.as_os_str()))
+            .collect();
+        let base = Path::new(game);
+        for top in tops {
+            if !only_these(&self.out, &base.join(top), same)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// Whether every file at or under `rel` (inside `out`) is in `files`, and
+/// nothing there is a link or a special file.
+fn only_these(out: &Path, rel: &Path, files: &BTreeSet<&Path>) -> io::Result<bool> {
+    let meta = fs::symlink_metadata(out.join(rel))?;
+    if meta.is_file() {
+        return Ok(files.contains(rel));
+    }
+    if !meta.is_dir() {
+        return Ok(false);
+    }
+    for e in fs::read_dir(out.join(rel))? {
+        if !only_these(out, &rel.join(e?.file_name()), files)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+fn not_inside(rel: &Path) -> io::Error {
+    io::Error::other(format!("`{}` is not a path inside the output", rel.display()))
+}
+
+/// The game folder a path inside the output belongs to.
+fn game_of(rel: &Path) -> Option<String> {
+    rel.components()
+        .next()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+}
+
+/// Whether `path` is a regular file holding exactly `bytes` (read in
+/// blocks, stopping at the first difference).
+fn same_bytes(path: &Path, bytes: &[u8]) -> bool {
+    use std::io::Read as _;
+    let Ok(meta) = fs::symlink_metadata(path) else {
+        return false;
+    };
+    if !meta.is_file() || meta.len() != bytes.len() as u64 {
+        return false;
+    }
+    let Ok(mut f) = File::open(path) else {
+        return false;
+    };
+    let mut buf = vec![0u8; 256 * 1024];
+    let mut rest = bytes;
+    loop {
+        match f.read(&mut buf) {
+            Ok(0) => return rest.is_empty(),
+            Ok(n) => match rest.split_at_checked(n) {
+                Some((a, b)) if a == &buf[..n] => rest = b,
+                _ => return false,
+            },
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => return false,
+        }
     }
 }
 
@@ -489,6 +601,67 @@ mod tests {
         assert!(!is_legacy_temp_file(".gitignore"));
         assert!(!is_legacy_temp_file("notes.tmp"));
         assert!(!is_legacy_temp_file(".notes.draft.tmp"));
+    }
+
+    fn inode(p: &Path) -> u64 {
+        use std::os::unix::fs::MetadataExt;
+        fs::metadata(p).unwrap().ino()
+    }
+
+    #[test]
+    fn a_swap_of_unchanged_bytes_leaves_the_game_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path();
+        fs::create_dir_all(out.join("g/es")).unwrap();
+        fs::write(out.join("g/es/kit.pdf"), "kit").unwrap();
+        fs::write(out.join("g/index.html"), "html").unwrap();
+        let before = (inode(&out.join("g")), inode(&out.join("g/es/kit.pdf")));
+        let s = DirSwap::begin(out).unwrap();
+        s.write(Path::new("g/es/kit.pdf"), b"kit").unwrap();
+        s.write(Path::new("g/index.html"), b"html").unwrap();
+        assert!(s.commit().unwrap().is_empty(), "nothing changed: no swap");
+        assert_eq!(before, (inode(&out.join("g")), inode(&out.join("g/es/kit.pdf"))));
+        let names: Vec<_> = fs::read_dir(out).unwrap().flatten().map(|e| e.file_name()).collect();
+        assert_eq!(names, ["g"], "no staging folder left");
+    }
+
+    #[test]
+    fn a_changed_game_keeps_its_unchanged_files_by_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path();
+        fs::create_dir_all(out.join("g/es")).unwrap();
+        fs::write(out.join("g/es/a.pdf"), "a").unwrap();
+        fs::write(out.join("g/es/b.pdf"), "b").unwrap();
+        let a = inode(&out.join("g/es/a.pdf"));
+        let s = DirSwap::begin(out).unwrap();
+        s.write(Path::new("g/es/a.pdf"), b"a").unwrap();
+        s.write(Path::new("g/es/b.pdf"), b"b2").unwrap();
+        assert_eq!(s.commit().unwrap(), ["g"]);
+        assert_eq!(read(&out.join("g/es/a.pdf")), "a");
+        assert_eq!(read(&out.join("g/es/b.pdf")), "b2");
+        assert_eq!(inode(&out.join("g/es/a.pdf")), a, "the unchanged file is the same file");
+    }
+
+    #[test]
+    fn unchanged_bytes_still_swap_when_a_stale_file_must_go() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path();
+        fs::create_dir_all(out.join("g/es")).unwrap();
+        fs::create_dir_all(out.join("g/i18n")).unwrap();
+        fs::write(out.join("g/es/a.pdf"), "a").unwrap();
+        fs::write(out.join("g/es/old.pdf"), "old").unwrap();
+        fs::write(out.join("g/i18n/en.po"), "po").unwrap();
+        let s = DirSwap::begin(out).unwrap();
+        s.write(Path::new("g/es/a.pdf"), b"a").unwrap();
+        assert_eq!(s.commit().unwrap(), ["g"]);
+        assert_eq!(read(&out.join("g/es/a.pdf")), "a");
+        assert!(!out.join("g/es/old.pdf").exists(), "a rebuilt folder is replaced whole");
+        assert_eq!(read(&out.join("g/i18n/en.po")), "po", "what was not rebuilt stays");
+        // Same length, other bytes: staged.
+        let s = DirSwap::begin(out).unwrap();
+        s.write(Path::new("g/es/a.pdf"), b"b").unwrap();
+        assert_eq!(s.commit().unwrap(), ["g"]);
+        assert_eq!(read(&out.join("g/es/a.pdf")), "b");
     }
 
     #[test]

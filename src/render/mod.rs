@@ -417,6 +417,8 @@ pub struct PiecesPlan {
     /// assembled from the chunks.
     pub merged: DocPlan,
     index: std::collections::HashMap<String, (usize, usize)>,
+    /// The rules reference of this game and locale, made once for every paper.
+    rules: std::sync::OnceLock<Value>,
 }
 
 /// Designs per chunk document.
@@ -596,6 +598,7 @@ pub fn plan_pieces(game: &Game, locale: &str, opts: &KitOptions, template: &str)
         chunks,
         merged,
         index,
+        rules: std::sync::OnceLock::new(),
     }
 }
 
@@ -627,7 +630,12 @@ pub fn plan_game(game: &Game, locale: &str, paper: Paper, opts: &KitOptions, pie
     }
     if !game.reference.chapters.is_empty() && opts.prints_book(&game.id, locale, false) {
         let mut d = doc(game, locale, paper, Part::Rules, opts, Vec::new());
-        d.data["rules"] = book::rules_view(game, locale, crate::markup::TextOut::Typst);
+        let view = || book::rules_view(game, locale, crate::markup::TextOut::Typst);
+        d.data["rules"] = if pieces.locale == locale {
+            pieces.rules.get_or_init(view).clone()
+        } else {
+            view()
+        };
         d.main = "#import \"/templates/shared/rules.typ\": render-rules\n#render-rules(json(\"/data.json\"))\n".into();
         d.pages = 0;
         docs.push(d);
