@@ -459,8 +459,17 @@ impl Reader<'_> {
                 let end = self.pos;
                 Some((self.node(Value::Str(s), start, end)?, end))
             }
-            // A plain scalar may start with `-` when a character other than a space follows (`-3`).
-            c if is_indicator(c) && (c != b'-' || matches!(self.at(self.pos + 1), b' ' | b'\n')) => None,
+            // A plain scalar may start with `-` when a character that can
+            // go on a plain scalar follows (`-3`): not a space, nor in flow
+            // context a flow indicator (`{a: -}` is not YAML).
+            c if is_indicator(c)
+                && (c != b'-' || {
+                    let next = self.at(self.pos + 1);
+                    matches!(next, b' ' | b'\n' | b'\t' | b'\r') || (flow && is_flow(next))
+                }) =>
+            {
+                None
+            }
             _ => {
                 let mut end = self.pos;
                 let mut i = self.pos;
@@ -731,6 +740,8 @@ mod tests {
             "? a\n: b\n",
             "a: {b}\n",
             "a: {b: }\n",
+            "a: {b: -}\n",
+            "a: [-, 1]\n",
             "[a: 1]\n",
             "a: b: c\n",
             "a: \"x\ny\"\n",

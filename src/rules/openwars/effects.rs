@@ -258,17 +258,39 @@ impl OpenWars {
             .collect()
     }
 
+    /// The features in force with a continuous modifier of `out` (most
+    /// maps have none for most values: asked for every stack compared, the
+    /// answer then costs no allocation).
+    fn sources_giving(&self, s: &State, out: Out) -> Vec<Src<u32>> {
+        let gives = |card: u16| {
+            self.t.fx.defs[usize::from(card)]
+                .clauses
+                .iter()
+                .any(|c| c.when == When::Continuous && c.amount(out).is_some())
+        };
+        if !self.map(s).cells.iter().any(|c| c.effect.is_some_and(gives)) {
+            return Vec::new();
+        }
+        let mut all = self.sources(s);
+        all.retain(|x| gives(x.card));
+        all
+    }
+
     /// A modifier of `out` for stack `x` (features and lasting spells).
     pub(super) fn modifier(&self, s: &State, out: Out, x: &Stack) -> i16 {
         // A purifying strike leaves the next attack with no bonus.
         if matches!(out, Out::Attack | Out::Range) && self.stripped(s, x) {
             return 0;
         }
+        let sources = self.sources_giving(s, out);
+        if sources.is_empty() && s.lasting.is_empty() {
+            return 0;
+        }
         let ctx = Ctx::new(self, &[When::Continuous]);
         fx::modifier(
             &ctx,
             s,
-            &self.sources(s),
+            &sources,
             &s.lasting,
             When::Continuous,
             out,
@@ -585,10 +607,8 @@ impl OpenWars {
     /// Whether a feature of location `c` forbids ranged targets there.
     pub(super) fn no_ranged_target(&self, s: &State, c: u8) -> Option<String> {
         let ctx = Ctx::new(self, &[When::Continuous]);
-        self.sources(s)
-            .into_iter()
-            .filter(|x| x.at.is_some_and(|k| parts(k).2 == c))
-            .find(|x| fx::modifier(&ctx, s, &[*x], &[], When::Continuous, Out::NoRangedTarget, None) > 0)
+        self.feature_at(s, c)
+            .filter(|x| fx::modifier(&ctx, s, &[*x], &[], When::Continuous, Out::NoRangedTarget, None) > 0)
             .map(|x| ctx.card_id(&x))
     }
 
@@ -602,11 +622,9 @@ impl OpenWars {
         x: Option<&Stack>,
     ) -> Vec<(Src<u32>, u8, fx::Change<Out, u32>)> {
         let ctx = Ctx::new(self, &[when]);
-        let srcs: Vec<Src<u32>> = self
-            .sources(s)
-            .into_iter()
-            .filter(|src| src.at.is_some_and(|k| parts(k).2 == c))
-            .collect();
-        fx::fire(&ctx, s, &srcs, when, x.map(|x| key(x.player, x.unit, x.cell)))
+        let Some(src) = self.feature_at(s, c) else {
+            return Vec::new();
+        };
+        fx::fire(&ctx, s, &[src], when, x.map(|x| key(x.player, x.unit, x.cell)))
     }
 }

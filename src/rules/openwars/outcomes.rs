@@ -142,7 +142,16 @@ impl OpenWars {
 
     /// The feature of location `c`, as a source in force.
     pub(super) fn feature_at(&self, s: &State, c: u8) -> Option<Src<u32>> {
-        self.sources(s).into_iter().find(|x| x.at.is_some_and(|k| k as u8 == c))
+        let card = self.map(s).cells.get(usize::from(c))?.effect?;
+        let occ = self.occupancy(s);
+        let owner = (0..2u8)
+            .find(|&p| (occ[usize::from(p)] & !occ[usize::from(1 - p)]) & (1 << c) != 0)
+            .unwrap_or(255);
+        Some(Src {
+            card,
+            owner,
+            at: Some(super::effects::key(owner, 0xFFFF, c)),
+        })
     }
 
     /// A stack entering `t` (the stack `x` already there): the dice its
