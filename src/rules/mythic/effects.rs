@@ -329,10 +329,16 @@ impl Mythic {
         }
     }
 
+    /// Whether effect `card` gives `out` in any of its clauses.
+    fn gives(&self, card: u16, out: Out) -> bool {
+        self.t.fx.gives[usize::from(card)] & super::tables::fx::out_bit(out) != 0
+    }
+
     /// What the terrain of area `a` gives the unit in `slot` (`out` at `when`).
     pub(super) fn terrain_mod(&self, s: &State, a: usize, when: When, out: Out, slot: usize) -> i16 {
         let mut src = Vec::new();
         self.area_sources(s, a, &mut src);
+        src.retain(|x| self.gives(x.card, out));
         if src.is_empty() {
             return 0;
         }
@@ -350,10 +356,54 @@ impl Mythic {
         src
     }
 
+    /// [`Mythic::sources_for`], only the sources that give `out`: asked for
+    /// every value of every unit compared, most answers are then found
+    /// without looking at the talents of every unit on the board.
+    fn sources_giving(&self, s: &State, slot: usize, out: Out) -> Vec<Src<u8>> {
+        let mut src = Vec::new();
+        let u = &s.units[slot];
+        let d = self.def(s, slot);
+        let push = |src: &mut Vec<Src<u8>>, card: u16, owner: u8, at: u8| {
+            src.push(Src {
+                card,
+                owner,
+                at: Some(at),
+            })
+        };
+        if d.talent_fx.iter().any(|&c| self.gives(c, out)) && self.talents_on(s, slot) {
+            for &c in d.talent_fx.iter().filter(|&&c| self.gives(c, out)) {
+                push(&mut src, c, u.owner, slot as u8);
+            }
+        }
+        for &c in d.power_fx.iter().flatten().filter(|&&c| self.gives(c, out)) {
+            push(&mut src, c, u.owner, slot as u8);
+        }
+        for (i, other) in s.units.iter().enumerate() {
+            if i == slot || !other.on_board() {
+                continue;
+            }
+            let reach = |c: &&u16| self.t.fx.targeted[usize::from(**c)] && self.gives(**c, out);
+            let od = self.def(s, i);
+            if !od.talent_fx.iter().any(|c| reach(&c)) || !self.talents_on(s, i) {
+                continue;
+            }
+            for &c in od.talent_fx.iter().filter(reach) {
+                push(&mut src, c, other.owner, i as u8);
+            }
+        }
+        let mut area = Vec::new();
+        self.area_sources(s, u.at as usize, &mut area);
+        src.extend(area.into_iter().filter(|x| self.gives(x.card, out)));
+        src
+    }
+
     /// The sum of `out` at the timings `when` for the unit in `slot`,
     /// during `strike` if any.
     pub(super) fn unit_mod(&self, s: &State, slot: usize, when: &[When], out: Out, strike: Option<Strike>) -> i16 {
-        let src = self.sources_for(s, slot);
+        let src = self.sources_giving(s, slot, out);
+        if src.is_empty() {
+            return 0;
+        }
         let mut ctx = Ctx::new(self, when);
         ctx.strike = strike;
         when.iter()
@@ -384,7 +434,10 @@ impl Mythic {
 
     /// The card that gives the unit in `slot` a continuous `out`, if any.
     pub(super) fn has(&self, s: &State, slot: usize, out: Out) -> Option<String> {
-        let src = self.sources_for(s, slot);
+        let src = self.sources_giving(s, slot, out);
+        if src.is_empty() {
+            return None;
+        }
         let ctx = Ctx::new(self, &[When::Continuous]);
         fx::modifiers(&ctx, s, &src, &[], When::Continuous, out, Some(slot as u8))
             .iter()

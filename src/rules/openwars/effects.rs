@@ -262,18 +262,30 @@ impl OpenWars {
     /// maps have none for most values: asked for every stack compared, the
     /// answer then costs no allocation).
     fn sources_giving(&self, s: &State, out: Out) -> Vec<Src<u32>> {
-        let gives = |card: u16| {
-            self.t.fx.defs[usize::from(card)]
-                .clauses
-                .iter()
-                .any(|c| c.when == When::Continuous && c.amount(out).is_some())
-        };
-        if !self.map(s).cells.iter().any(|c| c.effect.is_some_and(gives)) {
-            return Vec::new();
+        let bit = super::tables::Fx::bit(out);
+        let fx = &self.t.fx;
+        let mut found = Vec::new();
+        let mut occ = None;
+        for (i, c) in self.map(s).cells.iter().enumerate() {
+            let Some(card) = c.effect else { continue };
+            if fx.continuous[usize::from(card)] & bit == 0 {
+                continue;
+            }
+            let [a, b] = *occ.get_or_insert_with(|| self.occupancy(s));
+            let owner = if (a & !b) & (1 << i) != 0 {
+                0
+            } else if (b & !a) & (1 << i) != 0 {
+                1
+            } else {
+                255
+            };
+            found.push(Src {
+                card,
+                owner,
+                at: Some(key(owner, 0xFFFF, i as u8)),
+            });
         }
-        let mut all = self.sources(s);
-        all.retain(|x| gives(x.card));
-        all
+        found
     }
 
     /// A modifier of `out` for stack `x` (features and lasting spells).
@@ -606,6 +618,10 @@ impl OpenWars {
 
     /// Whether a feature of location `c` forbids ranged targets there.
     pub(super) fn no_ranged_target(&self, s: &State, c: u8) -> Option<String> {
+        let card = self.map(s).cells.get(usize::from(c))?.effect?;
+        if self.t.fx.continuous[usize::from(card)] & super::tables::Fx::bit(Out::NoRangedTarget) == 0 {
+            return None;
+        }
         let ctx = Ctx::new(self, &[When::Continuous]);
         self.feature_at(s, c)
             .filter(|x| fx::modifier(&ctx, s, &[*x], &[], When::Continuous, Out::NoRangedTarget, None) > 0)

@@ -245,11 +245,15 @@ impl OpenWars {
         let m = self.map(s);
         let mut mask = 0;
         for x in &s.stacks {
-            let r = self.range_of(s, x);
-            if r == 0 || x.fought || occ[usize::from(1 - x.player)] & bit(x.cell) != 0 {
+            let foes = occ[usize::from(1 - x.player)];
+            // The cheap tests first: the range asks every effect in force.
+            if x.fought || foes == 0 || foes & bit(x.cell) != 0 || mask & bit(x.cell) != 0 {
                 continue;
             }
-            let foes = occ[usize::from(1 - x.player)];
+            let r = self.range_of(s, x);
+            if r == 0 {
+                continue;
+            }
             if (0..m.cells.len() as u8).any(|t| {
                 foes & bit(t) != 0 && m.shot(x.cell, t).is_some_and(|d| d <= r) && self.no_ranged_target(s, t).is_none()
             }) {

@@ -163,8 +163,18 @@ pub struct Tables {
 #[derive(Clone, Debug, Default)]
 pub struct Fx {
     pub defs: Vec<Def>,
+    /// Per effect: a bit per outcome with a continuous clause giving it
+    /// ([`Fx::continuous`]), so most modifier questions end at once.
+    pub continuous: Vec<u64>,
     pub names: Vec<String>,
     pub spells: Vec<Option<u16>>,
+}
+
+impl Fx {
+    /// The bit of outcome `o` in [`Fx::continuous`].
+    pub fn bit(o: super::effects::Out) -> u64 {
+        1u64 << (o as u32 % 64)
+    }
 }
 
 fn ty<'g>(r: &mut Reader<'g>, c: &'g Component) -> u8 {
@@ -252,6 +262,13 @@ impl Tables {
             if d.clauses.is_empty() {
                 return None;
             }
+            fx.continuous.push(
+                d.clauses
+                    .iter()
+                    .filter(|c| c.when == super::effects::When::Continuous)
+                    .flat_map(|c| c.out.iter())
+                    .fold(0, |m, (o, _)| m | Fx::bit(*o)),
+            );
             fx.defs.push(d);
             fx.names.push(name.to_string());
             Some((fx.defs.len() - 1) as u16)

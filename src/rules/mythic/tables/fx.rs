@@ -15,6 +15,9 @@ pub struct Fx {
     /// Per effect: every clause names a target, so the effect may reach
     /// other units than its own (Reinforce, Block).
     pub targeted: Vec<bool>,
+    /// Per effect: the outcomes any of its clauses gives (a bit per
+    /// [`Out`]), so a question about one outcome skips the others.
+    pub gives: Vec<u64>,
     /// Talents by index (component order).
     pub talent_ids: IdTable,
     pub talent_fx: Vec<Option<u16>>,
@@ -28,6 +31,11 @@ pub struct Fx {
     pub omphalos: Option<u16>,
 }
 
+/// The bit of `o` in [`Fx::gives`].
+pub fn out_bit(o: Out) -> u64 {
+    1u64 << (o as u32 % 64)
+}
+
 impl Fx {
     /// Adds a compiled effect named `name` (`None` when it has no clause).
     pub fn add(&mut self, d: Def, name: String) -> Option<u16> {
@@ -35,6 +43,12 @@ impl Fx {
             return None;
         }
         self.targeted.push(d.clauses.iter().all(|c| c.target.is_some()));
+        self.gives.push(
+            d.clauses
+                .iter()
+                .flat_map(|c| c.out.iter())
+                .fold(0, |m, (o, _)| m | out_bit(*o)),
+        );
         self.defs.push(d);
         self.names.push(name);
         Some((self.defs.len() - 1) as u16)
