@@ -21,6 +21,7 @@ mod actions;
 mod apply;
 mod chance;
 mod effects;
+mod host;
 mod invoked;
 mod legal;
 mod observe;

@@ -15,6 +15,7 @@
 
 mod actions;
 mod apply;
+mod casting;
 mod chance;
 mod effects;
 mod host;

@@ -8,6 +8,7 @@ mod combat;
 mod kills;
 mod markers;
 mod shift;
+mod unit_checks;
 mod units;
 
 use super::Mythic;
