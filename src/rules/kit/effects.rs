@@ -699,6 +699,25 @@ fn check_rest<H: Host>(
     Ok(())
 }
 
+/// The automatic clauses of `sources` with timing `when` whose limit is not
+/// used up (of checked effects only), as (source, clause index, clause).
+fn automatic<'a, H: Host>(
+    h: &'a H,
+    s: &'a H::State,
+    sources: &'a [Src<H::Obj>],
+    when: <H::V as Vocab>::When,
+) -> impl Iterator<Item = (&'a Src<H::Obj>, u8, &'a Clause<H::V>)> + 'a {
+    sources.iter().flat_map(move |src| {
+        let def = h.def(src);
+        let clauses: &'a [Clause<H::V>] = if def.checked { &def.clauses } else { &[] };
+        clauses.iter().enumerate().filter_map(move |(i, c)| {
+            let i = i as u8;
+            let spent = c.limit.is_some_and(|(per, times)| h.used(s, src, i, per) >= times);
+            (c.auto && c.when == when && !spent).then_some((src, i, c))
+        })
+    })
+}
+
 /// The automatic modifiers of `out` in force for `obj` (or the state as a
 /// whole when `None`): clauses with timing `when` of every source whose
 /// limit is not used up, and the lasting outcomes given earlier, each as
@@ -713,23 +732,9 @@ pub fn modifiers<H: Host>(
     obj: Option<H::Obj>,
 ) -> Vec<(Src<H::Obj>, u8, i16)> {
     let mut parts = Vec::new();
-    for src in sources {
-        let def = h.def(src);
-        if !def.checked {
-            continue;
-        }
-        for (i, c) in def.clauses.iter().enumerate() {
-            if !c.auto || c.when != when {
-                continue;
-            }
-            if let Some((per, times)) = c.limit
-                && h.used(s, src, i as u8, per) >= times
-            {
-                continue;
-            }
-            if let Some(n) = applies(h, s, src, c, out, obj) {
-                parts.push((*src, i as u8, n));
-            }
+    for (src, i, c) in automatic(h, s, sources, when) {
+        if let Some(n) = applies(h, s, src, c, out, obj) {
+            parts.push((*src, i, n));
         }
     }
     for l in lasting {
@@ -821,48 +826,34 @@ pub fn fire<H: Host>(
     only: Option<H::Obj>,
 ) -> Vec<Fired<H>> {
     let mut out = Vec::new();
-    for src in sources {
-        let def = h.def(src);
-        if !def.checked {
+    for (src, i, c) in automatic(h, s, sources, when) {
+        if !c.cond.iter().all(|x| h.holds(s, src, x, only)) {
             continue;
         }
-        for (i, c) in def.clauses.iter().enumerate() {
-            if !c.auto || c.when != when {
-                continue;
-            }
-            if let Some((per, times)) = c.limit
-                && h.used(s, src, i as u8, per) >= times
-            {
-                continue;
-            }
-            if !c.cond.iter().all(|x| h.holds(s, src, x, only)) {
-                continue;
-            }
-            let objs: Vec<Option<H::Obj>> = match &c.target {
-                None => vec![None],
-                Some(t) => {
-                    let mut v: Vec<Option<H::Obj>> = h
-                        .candidates(s, src, t.who)
-                        .into_iter()
-                        .filter(|o| only.is_none_or(|x| x == *o))
-                        .filter(|o| t.cond.iter().all(|x| h.holds(s, src, x, Some(*o))))
-                        .map(Some)
-                        .collect();
-                    if let Count::UpTo(k) = t.count {
-                        v.truncate(usize::from(k));
-                    }
-                    v
+        let objs: Vec<Option<H::Obj>> = match &c.target {
+            None => vec![None],
+            Some(t) => {
+                let mut v: Vec<Option<H::Obj>> = h
+                    .candidates(s, src, t.who)
+                    .into_iter()
+                    .filter(|o| only.is_none_or(|x| x == *o))
+                    .filter(|o| t.cond.iter().all(|x| h.holds(s, src, x, Some(*o))))
+                    .map(Some)
+                    .collect();
+                if let Count::UpTo(k) = t.count {
+                    v.truncate(usize::from(k));
                 }
-            };
-            for obj in objs {
-                for (o, a) in &c.out {
-                    let (n, _) = amount_now(h, s, src, a, obj);
-                    let n = h
-                        .cap(s, src, *o, obj)
-                        .map_or(n, |k| if n >= 0 { n.min(k) } else { n.max(-k) });
-                    if n != 0 {
-                        out.push((*src, i as u8, Change { out: *o, obj, n }));
-                    }
+                v
+            }
+        };
+        for obj in objs {
+            for (o, a) in &c.out {
+                let (n, _) = amount_now(h, s, src, a, obj);
+                let n = h
+                    .cap(s, src, *o, obj)
+                    .map_or(n, |k| if n >= 0 { n.min(k) } else { n.max(-k) });
+                if n != 0 {
+                    out.push((*src, i, Change { out: *o, obj, n }));
                 }
             }
         }
