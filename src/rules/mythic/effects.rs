@@ -275,37 +275,42 @@ impl Mythic {
     /// The unit's own sources: talents (while they work) and powers (troop
     /// bonuses are read into the unit's table and counted by its row).
     pub(super) fn own_sources(&self, s: &State, slot: usize, out: &mut Vec<Src<u8>>) {
+        self.own_sources_if(s, slot, &|_| true, out);
+    }
+
+    /// [`Mythic::own_sources`] among the effects `keep` accepts (the
+    /// talents' terrain is asked only when one of them is kept).
+    fn own_sources_if(&self, s: &State, slot: usize, keep: &dyn Fn(u16) -> bool, out: &mut Vec<Src<u8>>) {
         let u = &s.units[slot];
         let d = self.def(s, slot);
-        let mut push = |card: u16| {
-            out.push(Src {
-                card,
-                owner: u.owner,
-                at: Some(slot as u8),
-            })
+        let src = |card: u16| Src {
+            card,
+            owner: u.owner,
+            at: Some(slot as u8),
         };
-        if self.talents_on(s, slot) {
-            d.talent_fx.iter().for_each(|&c| push(c));
+        if d.talent_fx.iter().any(|&c| keep(c)) && self.talents_on(s, slot) {
+            out.extend(d.talent_fx.iter().copied().filter(|&c| keep(c)).map(src));
         }
-        d.power_fx.iter().flatten().for_each(|&c| push(c));
+        out.extend(d.power_fx.iter().flatten().copied().filter(|&c| keep(c)).map(src));
     }
 
     /// The sources of other units that reach units around them (every
-    /// clause targeted: Reinforce, Block).
-    pub(super) fn reaching_sources(&self, s: &State, except: usize, out: &mut Vec<Src<u8>>) {
+    /// clause targeted: Reinforce, Block), among those `keep` accepts.
+    fn reaching_sources(&self, s: &State, except: usize, keep: &dyn Fn(u16) -> bool, out: &mut Vec<Src<u8>>) {
         for (i, u) in s.units.iter().enumerate() {
-            if i == except || !u.on_board() || !self.talents_on(s, i) {
+            if i == except || !u.on_board() {
                 continue;
             }
-            for &c in &self.def(s, i).talent_fx {
-                if self.t.fx.targeted[usize::from(c)] {
-                    out.push(Src {
-                        card: c,
-                        owner: u.owner,
-                        at: Some(i as u8),
-                    });
-                }
+            let reach = |c: u16| self.t.fx.targeted[usize::from(c)] && keep(c);
+            let talents = &self.def(s, i).talent_fx;
+            if !talents.iter().any(|&c| reach(c)) || !self.talents_on(s, i) {
+                continue;
             }
+            out.extend(talents.iter().copied().filter(|&c| reach(c)).map(|card| Src {
+                card,
+                owner: u.owner,
+                at: Some(i as u8),
+            }));
         }
     }
 
@@ -347,52 +352,24 @@ impl Mythic {
 
     /// Every source that may apply to the unit in `slot`.
     fn sources_for(&self, s: &State, slot: usize) -> Vec<Src<u8>> {
-        let mut src = Vec::with_capacity(8);
-        self.own_sources(s, slot, &mut src);
-        self.reaching_sources(s, slot, &mut src);
-        let at = s.units[slot].at as usize;
-        self.area_sources(s, at, &mut src);
-        src
+        self.sources_if(s, slot, &|_| true)
     }
 
     /// [`Mythic::sources_for`], only the sources that give `out`: asked for
     /// every value of every unit compared, most answers are then found
     /// without looking at the talents of every unit on the board.
     fn sources_giving(&self, s: &State, slot: usize, out: Out) -> Vec<Src<u8>> {
+        self.sources_if(s, slot, &|c| self.gives(c, out))
+    }
+
+    fn sources_if(&self, s: &State, slot: usize, keep: &dyn Fn(u16) -> bool) -> Vec<Src<u8>> {
         let mut src = Vec::new();
-        let u = &s.units[slot];
-        let d = self.def(s, slot);
-        let push = |src: &mut Vec<Src<u8>>, card: u16, owner: u8, at: u8| {
-            src.push(Src {
-                card,
-                owner,
-                at: Some(at),
-            })
-        };
-        if d.talent_fx.iter().any(|&c| self.gives(c, out)) && self.talents_on(s, slot) {
-            for &c in d.talent_fx.iter().filter(|&&c| self.gives(c, out)) {
-                push(&mut src, c, u.owner, slot as u8);
-            }
-        }
-        for &c in d.power_fx.iter().flatten().filter(|&&c| self.gives(c, out)) {
-            push(&mut src, c, u.owner, slot as u8);
-        }
-        for (i, other) in s.units.iter().enumerate() {
-            if i == slot || !other.on_board() {
-                continue;
-            }
-            let reach = |c: &&u16| self.t.fx.targeted[usize::from(**c)] && self.gives(**c, out);
-            let od = self.def(s, i);
-            if !od.talent_fx.iter().any(|c| reach(&c)) || !self.talents_on(s, i) {
-                continue;
-            }
-            for &c in od.talent_fx.iter().filter(reach) {
-                push(&mut src, c, other.owner, i as u8);
-            }
-        }
+        self.own_sources_if(s, slot, keep, &mut src);
+        self.reaching_sources(s, slot, keep, &mut src);
+        let at = s.units[slot].at as usize;
         let mut area = Vec::new();
-        self.area_sources(s, u.at as usize, &mut area);
-        src.extend(area.into_iter().filter(|x| self.gives(x.card, out)));
+        self.area_sources(s, at, &mut area);
+        src.extend(area.into_iter().filter(|x| keep(x.card)));
         src
     }
 
