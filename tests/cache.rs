@@ -169,6 +169,12 @@ fn a_damaged_or_deleted_cache_is_compiled_around_and_stays_bounded() {
         }
         std::fs::write(p, bytes).unwrap();
     }
+    // The games are up to date (the manifest vouches for their output):
+    // damaged entries are not even read.
+    let (line, compiled) = same_as_clean(d, &[]);
+    assert_eq!(compiled, 0, "{line}");
+    // Without the manifest every entry is needed, and none reads.
+    std::fs::remove_file(cache.join("manifest.json")).unwrap();
     let (line, compiled) = same_as_clean(d, &[]);
     assert!(line.contains(" 0 documents reused"), "{line}");
     assert!(compiled > 0);
@@ -254,4 +260,64 @@ fn a_build_that_changes_nothing_writes_nothing() {
         after.get(Path::new("lay")),
         "a game none of whose files changed is not swapped"
     );
+}
+
+/// Stages `--timings --format json` reports for a build.
+fn stages(dir: &Path) -> Vec<String> {
+    let o = pnpkit_in(dir, &["build", "--timings", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    v["timings"]["stages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["seconds"].as_f64().unwrap() > 0.0 || s["stage"] != "check")
+        .map(|s| s["stage"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn an_up_to_date_game_is_neither_laid_out_nor_written_until_its_output_is_touched() {
+    let dir = project();
+    let d = dir.path();
+    same_as_clean(d, &[]);
+    // Nothing changed: no design is laid out, nothing is written.
+    let s = stages(d);
+    assert!(!s.iter().any(|s| s == "designs" || s == "sheets"), "{s:?}");
+    let before = files(&d.join("output"));
+    // Each kind of damage to the output is repaired by the next build, as a
+    // clean build would leave it.
+    let pdf = d.join("output/demo/en/demo-cards-a4.pdf");
+    type Damage = fn(&Path, &Path);
+    let damages: [(&str, Damage); 4] = [
+        ("deleted", |_, pdf| std::fs::remove_file(pdf).unwrap()),
+        ("overwritten in place", |_, pdf| {
+            let mut bytes = std::fs::read(pdf).unwrap();
+            let n = bytes.len() / 2;
+            bytes[n] ^= 1;
+            let modified = std::fs::metadata(pdf).unwrap().modified().unwrap();
+            std::fs::write(pdf, bytes).unwrap();
+            // Same size; the time changes with the write even if set back, the inode does not.
+            let f = std::fs::File::options().write(true).open(pdf).unwrap();
+            f.set_modified(modified + std::time::Duration::from_nanos(1)).unwrap();
+        }),
+        ("stray file", |d, _| {
+            std::fs::write(d.join("output/demo/en/stray.pdf"), "x").unwrap()
+        }),
+        ("manifest damaged", |d, _| {
+            std::fs::write(d.join("output/.cache/manifest.json"), "{").unwrap()
+        }),
+    ];
+    for (what, damage) in damages {
+        damage(d, &pdf);
+        let s = stages(d);
+        assert!(s.iter().any(|s| s == "sheets"), "{what}: not rebuilt: {s:?}");
+        assert_eq!(
+            files(&d.join("output")),
+            before,
+            "{what}: output differs from the clean build"
+        );
+        let s = stages(d);
+        assert!(!s.iter().any(|s| s == "sheets"), "{what}: rebuilt twice: {s:?}");
+    }
 }

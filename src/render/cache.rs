@@ -257,7 +257,7 @@ impl Held {
 
 /// Which pnpkit lays the documents out: a rebuilt executable never reuses
 /// what an older one compiled, even under the same version number.
-fn build_identity() -> String {
+pub(crate) fn build_identity() -> String {
     let meta = std::env::current_exe().and_then(fs::metadata);
     match meta {
         Ok(m) => {
@@ -296,7 +296,7 @@ struct Header {
     svgs: Vec<(usize, usize)>,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Clone, Serialize, Deserialize)]
 struct SpanRecord(u32, u32, u32, usize, usize);
 
 impl SpanRecord {
@@ -316,8 +316,8 @@ impl SpanRecord {
 }
 
 /// A diagnostic with the template texts it shows.
-#[derive(Serialize, Deserialize)]
-struct DiagRecord {
+#[derive(Clone, Serialize, Deserialize)]
+pub(crate) struct DiagRecord {
     code: String,
     warning: bool,
     message: String,
@@ -333,7 +333,7 @@ struct DiagRecord {
 }
 
 impl DiagRecord {
-    fn of((d, sources): &(Diagnostic, SourceMap)) -> DiagRecord {
+    pub(crate) fn of((d, sources): &(Diagnostic, SourceMap)) -> DiagRecord {
         DiagRecord {
             code: d.code.id().to_owned(),
             warning: d.severity == Severity::Warning,
@@ -360,7 +360,7 @@ impl DiagRecord {
     }
 
     /// The diagnostic back, or `None` when the record does not make sense.
-    fn diagnostic(self) -> Option<(Diagnostic, SourceMap)> {
+    pub(crate) fn diagnostic(self) -> Option<(Diagnostic, SourceMap)> {
         let code = *Code::ALL.iter().find(|c| c.id() == self.code)?;
         let mut sources = SourceMap::default();
         for (path, text) in self.sources {

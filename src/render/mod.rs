@@ -6,6 +6,7 @@ pub mod book;
 pub mod cache;
 pub mod decklist;
 pub mod impose;
+pub mod manifest;
 pub mod pipeline;
 pub mod preflight;
 pub mod reprint;

@@ -53,6 +53,9 @@ pub struct Built {
     pub svgs: Vec<(usize, Vec<u8>)>,
     /// Taken from the build cache rather than compiled.
     pub reused: bool,
+    /// Project files typst read from disk (not given in memory), by virtual
+    /// path; known only when the build cache is on.
+    pub disk_reads: Vec<String>,
     /// The files typst read (kept until the cache has recorded them).
     read: Vec<(String, Option<Bytes>)>,
 }
@@ -207,6 +210,7 @@ impl Builder<'_> {
                 pdf_seconds: 0.0,
                 svgs: e.svgs,
                 reused: true,
+                disk_reads: disk_reads(&e.deps, plan, files),
                 read: Vec::new(),
             });
         }
@@ -228,6 +232,7 @@ impl Builder<'_> {
             svgs: std::mem::take(&mut built.svgs),
         };
         store.put(key, &entry);
+        built.disk_reads = disk_reads(&entry.deps, plan, files);
         built.pdf = entry.pdf;
         built.svgs = entry.svgs;
         Ok(built)
@@ -488,6 +493,7 @@ fn build_one_with(
                     pdf_seconds: t1.elapsed().as_secs_f64(),
                     svgs,
                     reused: false,
+                    disk_reads: Vec::new(),
                     read: compiled.read,
                 }),
                 Err(msg) => Err(vec![(
@@ -499,6 +505,14 @@ fn build_one_with(
         }
         Err(diags) => Err(diags.into_iter().map(|d| (d, clone_sources(&sources))).collect()),
     }
+}
+
+/// The files of `deps` read from disk: neither given in `files` nor among the plan's pack files.
+fn disk_reads(deps: &[super::cache::Dep], plan: &DocPlan, files: &[(String, Bytes)]) -> Vec<String> {
+    deps.iter()
+        .filter(|d| !files.iter().any(|(p, _)| *p == d.path) && !plan.assets.iter().any(|(p, _)| *p == d.path))
+        .map(|d| d.path.clone())
+        .collect()
 }
 
 fn clone_sources(s: &SourceMap) -> SourceMap {
