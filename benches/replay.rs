@@ -69,7 +69,13 @@ fn main() {
         let mut cpu_rates = Vec::new();
         // Seconds in parsing the text, reading the log's structure, and replaying (decode + engine).
         let mut split = [0.0; 3];
-        for _ in 0..RUNS {
+        // `PNPKIT_BENCH_LOG_RUNS=50`: more runs of the read + replay part (for profiling it).
+        let log_runs = std::env::var("PNPKIT_BENCH_LOG_RUNS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(RUNS)
+            .max(1);
+        for _ in 0..log_runs {
             let start = Instant::now();
             let cpu = cpu_seconds();
             let mut actions = 0;
@@ -93,13 +99,13 @@ fn main() {
         }
         log_rates.sort_by(f64::total_cmp);
         cpu_rates.sort_by(f64::total_cmp);
-        let ms = |s: f64| s * 1000.0 / RUNS as f64;
+        let ms = |s: f64| s * 1000.0 / log_runs as f64;
         println!(
             "{:<10} {:>12} {:>16.0} {:>22.0}",
             game.id,
             n,
             rates.get(rates.len() / 2).copied().unwrap_or(f64::NAN),
-            log_rates[RUNS / 2]
+            log_rates[log_runs / 2]
         );
         println!(
             "{:<10} read + replay: {held} actions in {} logs, {:.1} MB of YAML; parse {:.1} ms, read {:.1} ms, replay {:.1} ms (wall); {:.0} actions per CPU second",

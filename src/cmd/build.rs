@@ -397,6 +397,7 @@ impl Summary<'_> {
             doc["timings"] = serde_json::json!({
                 "stages": self.stats.stages.iter().map(|(n, s)| serde_json::json!({"stage": n, "seconds": s})).collect::<Vec<_>>(),
                 "games": self.stats.games,
+                "peak_memory_bytes": peak_memory(),
             });
         }
         let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
@@ -421,6 +422,20 @@ fn reuse_summary(stats: &Stats, cache: bool) -> String {
     }
 }
 
+/// The process's peak resident memory so far, in bytes (Linux: `VmHWM`; elsewhere unknown).
+fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line
+        .trim_start_matches("VmHWM:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kb * 1024)
+}
+
 /// `--timings`: wall time per stage, then each game's documents and typst's time on them.
 fn timings(stats: &Stats, total: f64) -> String {
     let mut s = String::from("timings (wall time):\n");
@@ -428,6 +443,9 @@ fn timings(stats: &Stats, total: f64) -> String {
         s.push_str(&format!("  {stage:<14} {secs:>7.3} s\n"));
     }
     s.push_str(&format!("  {:<14} {total:>7.3} s\n", "total"));
+    if let Some(bytes) = peak_memory() {
+        s.push_str(&format!("peak memory: {} MB\n", bytes / (1024 * 1024)));
+    }
     s.push_str("per game (typst time summed over threads):\n");
     s.push_str(&format!(
         "  {:<14} {:>8} {:>8} {:>10} {:>10}\n",

@@ -7,6 +7,7 @@ pub mod decl;
 pub mod draw;
 pub mod effects;
 pub mod git;
+pub mod node_de;
 pub mod plain_yaml;
 pub mod reader;
 pub mod revision;

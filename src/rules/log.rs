@@ -52,8 +52,14 @@ pub enum Item {
 
 #[derive(Clone, Debug)]
 pub struct ActionItem {
-    pub value: Json,
     pub node: Node,
+}
+
+impl ActionItem {
+    /// The action as plain JSON (made on demand: a replay reads the node directly).
+    pub fn value(&self) -> Json {
+        to_json(&self.node)
+    }
 }
 
 /// `expect:` — values the state must have at this point.
@@ -315,10 +321,7 @@ fn read_item(mut node: Node, diags: &mut Vec<Diagnostic>) -> Option<Item> {
         return None;
     }
     node.span.end = extent(&node);
-    Some(Item::Action(ActionItem {
-        value: to_json(&node),
-        node,
-    }))
+    Some(Item::Action(ActionItem { node }))
 }
 
 fn read_result(node: &Node, players: &[Player], diags: &mut Vec<Diagnostic>) -> Option<ClaimedResult> {

@@ -104,7 +104,7 @@ pub fn parse<E: Engine>(log: &Log) -> Result<Parsed<E>, Vec<Diagnostic>> {
         let mut list = Vec::with_capacity(turn.items.len());
         for item in &turn.items {
             match item {
-                Item::Action(a) => list.push(decode::<E::Action>(&a.value, &a.node, "an action", &mut diags).map(Some)),
+                Item::Action(a) => list.push(decode_node::<E::Action>(&a.node, "an action", &mut diags).map(Some)),
                 Item::Expect(_) => list.push(Some(None)),
             }
         }
@@ -114,6 +114,18 @@ pub fn parse<E: Engine>(log: &Log) -> Result<Parsed<E>, Vec<Diagnostic>> {
         Some(setup) if diags.is_empty() => Ok(Parsed { setup, actions }),
         _ => Err(diags),
     }
+}
+
+/// [`decode`] straight from the node; through its JSON only to point at a problem.
+fn decode_node<T: DeserializeOwned>(
+    node: &crate::pack::yaml::Node,
+    what: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<T> {
+    if let Ok(v) = crate::pack::node_de::from_node(node) {
+        return Some(v);
+    }
+    decode(&log::to_json(node), node, what, diags)
 }
 
 fn decode<T: DeserializeOwned>(
@@ -226,7 +238,7 @@ pub fn run<E: Engine>(engine: &E, log: &Log, parsed: &Parsed<E>, options: &Optio
                             turn: ti + 1,
                             player: turn.player.clone(),
                             action: a,
-                            done: item.value.clone(),
+                            done: item.value(),
                             state: engine.observe(&state),
                         });
                     }

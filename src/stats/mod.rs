@@ -226,13 +226,13 @@ pub fn record(game: &Game, file: &str, log: &crate::rules::log::Log, replay: &cr
     for turn in &log.turns {
         for item in &turn.items {
             if let crate::rules::log::Item::Action(a) = item {
-                let draw_action = a
-                    .value
+                let value = a.value();
+                let draw_action = value
                     .get("do")
                     .and_then(Json::as_str)
                     .is_some_and(|d| d.contains("draw"));
-                count_cards(&a.value, DRAWN, &cards, draw_action, &mut drawn);
-                count_cards(&a.value, PLAYED, &cards, false, &mut played);
+                count_cards(&value, DRAWN, &cards, draw_action, &mut drawn);
+                count_cards(&value, PLAYED, &cards, false, &mut played);
             }
         }
     }

@@ -82,7 +82,8 @@ pub fn page(game: &Game, file: &str, log: &Log, replay: &Replay, rules: &[(&str,
             let a = ai + 1;
             match item {
                 Item::Action(it) => {
-                    let (rule, rule_title) = cite(&it.value);
+                    let value = it.value();
+                    let (rule, rule_title) = cite(&value);
                     let here = failure.is_some_and(|f| f.turn == Some(t) && f.action == Some(a));
                     let (kind, state) = match traced(t, Some(a)) {
                         Some(s) => ("action", s.state.clone()),
@@ -98,7 +99,7 @@ pub fn page(game: &Game, file: &str, log: &Log, replay: &Replay, rules: &[(&str,
                         turn: Some(t),
                         player: Some(turn.player.clone()),
                         action: Some(a),
-                        text: flow(&it.value),
+                        text: flow(&value),
                         rule,
                         rule_title,
                         tokens: tokens(&state),
