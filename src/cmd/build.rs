@@ -1,7 +1,6 @@
 //! `pnpkit build`: check, then build every kit through the render pipeline
 //! and write the PDFs only when every document succeeded.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -14,7 +13,7 @@ use crate::fsx::txn::DirSwap;
 use crate::pack;
 use crate::pack::yaml::Limits;
 use crate::render::impose::{self, Duplex, Settings};
-use crate::render::manifest::{self, Inputs, Manifest, Record};
+use crate::render::manifest::{Inputs, KeptFile, Manifest};
 use crate::render::pipeline::{Built, GameStats, Run, Stats, build_with, epoch};
 use crate::render::world::Shared;
 use crate::render::{KitOptions, Layout};
@@ -70,37 +69,19 @@ pub fn run(cli: &Cli, args: &BuildArgs, progress: &dyn super::Progress) -> Resul
     let inputs = store
         .as_ref()
         .and_then(|_| Inputs::new(&root, &cli.data, out, epoch(), &format!("{opts:?}")));
-    let mut manifest = match &store {
-        Some(s) => Manifest::load(s.dir()),
-        None => Manifest::default(),
-    };
-    let folders = pack::pack_dirs(&cli.data, &args.select.games).ok().map(|dirs| {
+    let mut manifest = store.as_ref().map(|s| Manifest::load(s.dir())).unwrap_or_default();
+    let folders: Option<Vec<String>> = pack::pack_dirs(&cli.data, &args.select.games).ok().map(|dirs| {
         dirs.iter()
             .map(|d| d.file_name().unwrap_or_default().to_string_lossy().into_owned())
-            .collect::<Vec<_>>()
+            .collect()
     });
-    let mut keys = HashMap::new();
-    let mut fresh: Vec<(String, Record)> = Vec::new();
-    let mut stale = Vec::new();
-    for game in folders.iter().flatten() {
-        let key = inputs.as_ref().and_then(|i| Some((i, i.game(game)?)));
-        match key.and_then(|(i, k)| manifest.up_to_date(game, k, i, out)) {
-            Some(r) => fresh.push((game.clone(), r.clone())),
-            None => stale.push(game.clone()),
-        }
-        if let Some((_, k)) = key {
-            keys.insert(game.clone(), k);
-        }
-    }
+    let plan = manifest.plan(inputs.as_ref(), folders.as_deref().unwrap_or_default(), out);
     let inputs_seconds = start.elapsed().as_secs_f64();
-    let report = if folders.is_some() && stale.is_empty() {
-        Report::default()
-    } else {
-        check(
-            &cli.data,
-            if folders.is_some() { &stale } else { &args.select.games },
-            &Limits::default(),
-        )?
+    let report = match &folders {
+        Some(_) if plan.stale.is_empty() => Report::default(),
+        Some(_) => check(&cli.data, &plan.stale, &Limits::default())?,
+        // No pack to list: check says why.
+        None => check(&cli.data, &args.select.games, &Limits::default())?,
     };
     if report.has_errors() {
         let mut stdout = match cli.format {
@@ -116,116 +97,36 @@ pub fn run(cli: &Cli, args: &BuildArgs, progress: &dyn super::Progress) -> Resul
         });
     }
     let check_seconds = start.elapsed().as_secs_f64() - inputs_seconds;
-    let mut built = Vec::new();
-    let mut stats = Stats::default();
-    let mut gallery = Vec::new();
-    let mut gallery_seconds = 0.0;
-    if !report.games.is_empty() {
-        let shared = Shared::new(&root, epoch()).map_err(|e| {
-            Fatal::Setup(format!(
-                "cannot load fonts from `fonts/`: {e} (run pnpkit from the project root)"
-            ))
-        })?;
-        if shared.font_count() == 0 {
-            return Err(Fatal::Setup(
-                "no font in `fonts/`: pnpkit renders only with the project's fonts".into(),
-            ));
-        }
-        let run = Run {
-            store: store.as_ref(),
-            gallery: true,
-            ..Run::default()
-        };
-        let output = build_with(&shared, &report.games, &opts, progress, &run);
-        let problems = output.problems;
-        (built, stats) = (output.built, output.stats);
-        if !problems.is_empty() {
-            return Ok(failed(&problems, cli.format, color));
-        }
-        // The gallery belongs to the same step: every game's kit and gallery are
-        // staged together and swapped in whole, or nothing changes.
-        let gallery_start = Instant::now();
-        let gallery_problems;
-        (gallery, gallery_problems) = crate::gallery::galleries(&shared, &report.games, &output.pictures, out);
-        if !gallery_problems.is_empty() {
-            return Ok(Outcome {
-                stdout: super::gallery::render_problems(&gallery_problems, color)
-                    + "build failed: the gallery does not render; nothing was written\n",
-                status: Status::Problems,
-            });
-        }
-        gallery_seconds = gallery_start.elapsed().as_secs_f64();
-        stats.stages.push(("gallery", gallery_seconds));
-    }
+    let made = match make(&root, &report, &opts, store.as_ref(), out, progress)? {
+        Ok(made) => made,
+        Err(failed) => return Ok(failed.outcome(cli.format, color)),
+    };
+    let Made {
+        mut built,
+        mut stats,
+        gallery,
+        gallery_seconds,
+    } = made;
     stats.stages.insert(0, ("check", check_seconds));
     stats.stages.insert(0, ("inputs", inputs_seconds));
     let write_start = Instant::now();
-    let io = |path: &std::path::Path| {
-        let path = path.to_path_buf();
-        move |source| Fatal::Write { path, source }
-    };
-    let mut gallery_files = 0;
-    if !report.games.is_empty() {
-        let swap = DirSwap::begin(out).map_err(io(out))?;
-        for b in &built {
-            swap.write(&b.plan.out, &b.pdf).map_err(io(&out.join(&b.plan.out)))?;
-        }
-        gallery_files = super::gallery::stage(&swap, out, &gallery)?;
-        swap.commit().map_err(io(out))?;
-    }
+    let mut gallery_files = write(out, &built, &gallery)?;
     stats.stages.push(("write", write_start.elapsed().as_secs_f64()));
     // Each game's files together, games in folder order.
     let order = |game: &str| folders.iter().flatten().position(|g| g == game).unwrap_or(usize::MAX);
     built.sort_by_key(|b| order(&b.plan.game));
     if let (Some(store), Some(inputs)) = (&store, &inputs) {
         let t = Instant::now();
-        for game in &report.games {
-            let Some(key) = keys.get(&game.id) else {
-                manifest.forget(&game.id);
-                continue;
-            };
-            let mine: Vec<&Built> = built.iter().filter(|b| b.plan.game == game.id).collect();
-            let documents = stats
-                .games
-                .iter()
-                .find(|g| g.game == game.id)
-                .map_or(0, |g| g.reused + g.compiled);
-            manifest.record(
-                &game.id,
-                *key,
-                inputs,
-                out,
-                documents,
-                mine.iter().filter_map(|b| {
-                    let path = manifest::relative(out, &out.join(&b.plan.out))?;
-                    Some((path, b.pages, b.warnings.iter().chain(&b.findings).collect()))
-                }),
-                gallery
-                    .iter()
-                    .filter_map(|(p, _)| manifest::relative(out, p))
-                    .filter(|p| p.split('/').next() == Some(game.id.as_str())),
-                mine.iter().flat_map(|b| b.disk_reads.iter().cloned()),
-            );
-        }
         if !report.games.is_empty() {
+            manifest.record_build(&plan, inputs, out, &built, &gallery, &stats);
             manifest.save(store.dir());
         }
         store.evict();
         stats.stages.push(("cache upkeep", t.elapsed().as_secs_f64()));
     }
     // What up-to-date games wrote last time, reported as if built now.
-    let kept: Vec<(String, Vec<(PathBuf, usize, Vec<(Diagnostic, SourceMap)>)>)> = fresh
-        .iter()
-        .map(|(game, r)| {
-            let files = r
-                .files
-                .iter()
-                .map(|w| (out.join(&w.path), w.pages, w.diagnostics()))
-                .collect();
-            (game.clone(), files)
-        })
-        .collect();
-    for (game, r) in &fresh {
+    let kept: Vec<(usize, Vec<KeptFile>)> = plan.fresh.iter().map(|(g, r)| (order(g), r.files_at(out))).collect();
+    for (game, r) in &plan.fresh {
         gallery_files += r.gallery.len();
         stats.games.push(GameStats {
             game: game.clone(),
@@ -240,36 +141,30 @@ pub fn run(cli: &Cli, args: &BuildArgs, progress: &dyn super::Progress) -> Resul
             let line = Line {
                 path: out.join(&b.plan.out),
                 pages: b.pages,
-                compile_seconds: b.compile_seconds,
-                pdf_seconds: b.pdf_seconds,
                 reused: b.reused,
                 diags: b.warnings.iter().chain(&b.findings).collect(),
             };
             (order(&b.plan.game), line)
         })
         .collect();
-    for (game, files) in &kept {
-        for (path, pages, diags) in files {
+    for (at, files) in &kept {
+        lines.extend(files.iter().map(|(path, pages, diags)| {
             let line = Line {
                 path: path.clone(),
                 pages: *pages,
-                compile_seconds: 0.0,
-                pdf_seconds: 0.0,
                 reused: true,
                 diags: diags.iter().collect(),
             };
-            lines.push((order(game), line));
-        }
+            (*at, line)
+        }));
     }
     lines.sort_by_key(|(g, _)| *g);
     let lines: Vec<Line> = lines.into_iter().map(|(_, l)| l).collect();
-    let games = report.games.len() + fresh.len();
-    let seconds = start.elapsed().as_secs_f64();
     let summary = Summary {
         lines: &lines,
-        games,
+        games: report.games.len() + plan.fresh.len(),
         out,
-        seconds,
+        seconds: start.elapsed().as_secs_f64(),
         gallery_files,
         gallery_seconds,
         stats: &stats,
@@ -288,6 +183,101 @@ pub fn run(cli: &Cli, args: &BuildArgs, progress: &dyn super::Progress) -> Resul
             Status::Clean
         },
     })
+}
+
+/// What the build of the checked games made, not yet written.
+#[derive(Default)]
+struct Made {
+    built: Vec<Built>,
+    stats: Stats,
+    gallery: Vec<(PathBuf, Vec<u8>)>,
+    gallery_seconds: f64,
+}
+
+/// Why nothing is written.
+enum Failed {
+    Templates(Vec<(Diagnostic, SourceMap)>),
+    Gallery(Vec<(Diagnostic, SourceMap)>),
+}
+
+impl Failed {
+    fn outcome(self, format: Format, color: bool) -> Outcome {
+        match self {
+            Failed::Templates(problems) => failed(&problems, format, color),
+            Failed::Gallery(problems) => Outcome {
+                stdout: super::gallery::render_problems(&problems, color)
+                    + "build failed: the gallery does not render; nothing was written\n",
+                status: Status::Problems,
+            },
+        }
+    }
+}
+
+/// Builds the kits and galleries of the games `report` checked (none: nothing to do).
+fn make(
+    root: &std::path::Path,
+    report: &Report,
+    opts: &crate::render::KitOptions,
+    store: Option<&crate::render::cache::Store>,
+    out: &std::path::Path,
+    progress: &dyn super::Progress,
+) -> Result<Result<Made, Failed>, Fatal> {
+    if report.games.is_empty() {
+        return Ok(Ok(Made::default()));
+    }
+    let shared = Shared::new(root, epoch()).map_err(|e| {
+        Fatal::Setup(format!(
+            "cannot load fonts from `fonts/`: {e} (run pnpkit from the project root)"
+        ))
+    })?;
+    if shared.font_count() == 0 {
+        return Err(Fatal::Setup(
+            "no font in `fonts/`: pnpkit renders only with the project's fonts".into(),
+        ));
+    }
+    let run = Run {
+        store,
+        gallery: true,
+        ..Run::default()
+    };
+    let output = build_with(&shared, &report.games, opts, progress, &run);
+    if !output.problems.is_empty() {
+        return Ok(Err(Failed::Templates(output.problems)));
+    }
+    // The gallery belongs to the same step: every game's kit and gallery are
+    // staged together and swapped in whole, or nothing changes.
+    let t = Instant::now();
+    let (gallery, problems) = crate::gallery::galleries(&shared, &report.games, &output.pictures, out);
+    if !problems.is_empty() {
+        return Ok(Err(Failed::Gallery(problems)));
+    }
+    let gallery_seconds = t.elapsed().as_secs_f64();
+    let mut stats = output.stats;
+    stats.stages.push(("gallery", gallery_seconds));
+    Ok(Ok(Made {
+        built: output.built,
+        stats,
+        gallery,
+        gallery_seconds,
+    }))
+}
+
+/// Writes the kits and galleries, all or nothing; returns the gallery files staged.
+fn write(out: &std::path::Path, built: &[Built], gallery: &[(PathBuf, Vec<u8>)]) -> Result<usize, Fatal> {
+    if built.is_empty() && gallery.is_empty() {
+        return Ok(0);
+    }
+    let io = |path: &std::path::Path| {
+        let path = path.to_path_buf();
+        move |source| Fatal::Write { path, source }
+    };
+    let swap = DirSwap::begin(out).map_err(io(out))?;
+    for b in built {
+        swap.write(&b.plan.out, &b.pdf).map_err(io(&out.join(&b.plan.out)))?;
+    }
+    let files = super::gallery::stage(&swap, out, gallery)?;
+    swap.commit().map_err(io(out))?;
+    Ok(files)
 }
 
 /// The templates failed: every problem, nothing written.
@@ -322,8 +312,6 @@ fn failed(problems: &[(Diagnostic, SourceMap)], format: Format, color: bool) -> 
 struct Line<'a> {
     path: PathBuf,
     pages: usize,
-    compile_seconds: f64,
-    pdf_seconds: f64,
     reused: bool,
     /// Its warnings and preflight findings.
     diags: Vec<&'a (Diagnostic, SourceMap)>,
@@ -381,8 +369,6 @@ impl Summary<'_> {
                 serde_json::json!({
                     "file": l.path,
                     "pages": l.pages,
-                    "compile_seconds": l.compile_seconds,
-                    "pdf_seconds": l.pdf_seconds,
                     "reused": l.reused,
                 })
             })
@@ -446,15 +432,15 @@ fn timings(stats: &Stats, total: f64) -> String {
     if let Some(bytes) = peak_memory() {
         s.push_str(&format!("peak memory: {} MB\n", bytes / (1024 * 1024)));
     }
-    s.push_str("per game (typst time summed over threads):\n");
+    s.push_str("per game (wall time of its designs and sheets; up-to-date games take none):\n");
     s.push_str(&format!(
-        "  {:<14} {:>8} {:>8} {:>10} {:>10}\n",
-        "game", "compiled", "reused", "layout s", "pdf s"
+        "  {:<14} {:>8} {:>8} {:>10}\n",
+        "game", "compiled", "reused", "seconds"
     ));
     for g in &stats.games {
         s.push_str(&format!(
-            "  {:<14} {:>8} {:>8} {:>10.3} {:>10.3}\n",
-            g.game, g.compiled, g.reused, g.compile_seconds, g.pdf_seconds
+            "  {:<14} {:>8} {:>8} {:>10.3}\n",
+            g.game, g.compiled, g.reused, g.seconds
         ));
     }
     s

@@ -15,7 +15,7 @@
 //! The manifest lives in the cache folder (`<out>/.cache/manifest.json`), is
 //! replaced whole by rename, and is neither read nor written with `--no-cache`.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs;
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
@@ -24,6 +24,7 @@ use std::time::UNIX_EPOCH;
 use serde::{Deserialize, Serialize};
 
 use super::cache::{self, DiagRecord, Hasher, Key};
+use super::pipeline::{Built, Stats};
 use crate::diag::{Diagnostic, SourceMap};
 
 /// The manifest's file name inside the cache folder.
@@ -38,10 +39,19 @@ const MAX_FILES: usize = 100_000;
 const MAX_DEPTH: usize = 32;
 
 /// What the last cached build wrote, per game.
-#[derive(Default, Serialize, Deserialize)]
+#[derive(Serialize, Deserialize)]
 pub struct Manifest {
     format: u64,
     games: BTreeMap<String, Record>,
+}
+
+impl Default for Manifest {
+    fn default() -> Self {
+        Manifest {
+            format: FORMAT,
+            games: BTreeMap::new(),
+        }
+    }
 }
 
 /// One game's last build.
@@ -223,7 +233,7 @@ impl Manifest {
 
     /// The record of `game` when its key is `key` and everything it wrote
     /// under `out` is still as written, with nothing else in its folder.
-    pub fn up_to_date(&self, game: &str, key: Key, inputs: &Inputs, out: &Path) -> Option<&Record> {
+    fn up_to_date(&self, game: &str, key: Key, inputs: &Inputs, out: &Path) -> Option<&Record> {
         let r = self.games.get(game)?;
         if r.key != key.hex() {
             return None;
@@ -250,66 +260,113 @@ impl Manifest {
         Some(r)
     }
 
-    /// Drops what is known of `game`.
-    pub fn forget(&mut self, game: &str) {
-        self.games.remove(game);
+    /// Splits `games` into those up to date (with what they wrote) and the
+    /// rest, keeping each game's key for [`Manifest::record_build`].
+    pub fn plan(&self, inputs: Option<&Inputs>, games: &[String], out: &Path) -> Plan {
+        let mut plan = Plan::default();
+        for game in games {
+            let key = inputs.and_then(|i| Some((i, i.game(game)?)));
+            match key.and_then(|(i, k)| self.up_to_date(game, k, i, out)) {
+                Some(r) => plan.fresh.push((game.clone(), r.clone())),
+                None => plan.stale.push(game.clone()),
+            }
+            if let Some((_, k)) = key {
+                plan.keys.insert(game.clone(), k);
+            }
+        }
+        plan
     }
 
-    /// Records what a build just wrote for `game` under `out`: `files` (path
-    /// relative to `out`, pages, diagnostics), the gallery files and the
-    /// project files its layouts read outside `templates/` and the pack.
-    /// A game whose files cannot all be seen on disk is left unrecorded.
-    pub fn record<'a>(
+    /// Records what a build just wrote under `out` for each game it built
+    /// (its kit files in `built`, its gallery files among `gallery`, the
+    /// project files its layouts read). A game without a key, or whose files
+    /// cannot all be seen on disk, is left unrecorded.
+    pub fn record_build(
         &mut self,
-        game: &str,
-        key: Key,
+        plan: &Plan,
         inputs: &Inputs,
         out: &Path,
-        documents: usize,
-        files: impl IntoIterator<Item = (String, usize, Vec<&'a (Diagnostic, SourceMap)>)>,
-        gallery: impl IntoIterator<Item = String>,
-        reads: impl IntoIterator<Item = String>,
+        built: &[Built],
+        gallery: &[(PathBuf, Vec<u8>)],
+        stats: &Stats,
     ) {
-        self.format = FORMAT;
-        self.games.remove(game);
-        let written = |path: String, pages: usize, diags: Vec<DiagRecord>| {
-            let (len, modified, inode) = stamp(&out.join(&path))?;
-            Some(Written {
-                path,
-                pages,
-                len,
-                modified,
-                inode,
-                diags,
-            })
-        };
-        let files: Option<Vec<Written>> = files
-            .into_iter()
-            .map(|(p, pages, diags)| written(p, pages, diags.into_iter().map(DiagRecord::of).collect()))
-            .collect();
-        let gallery: Option<Vec<Written>> = gallery.into_iter().map(|p| written(p, 0, Vec::new())).collect();
-        let (Some(files), Some(gallery)) = (files, gallery) else {
-            return;
-        };
-        let reads: BTreeSet<String> = reads.into_iter().filter(|p| !p.starts_with("/templates/")).collect();
-        let reads = reads
-            .into_iter()
-            .map(|p| {
-                let h = inputs.project_file(&p);
-                (p, h)
-            })
-            .collect();
-        self.games.insert(
-            game.to_owned(),
-            Record {
-                key: key.hex(),
-                documents,
-                files,
-                gallery,
-                reads,
-            },
-        );
+        for game in &plan.stale {
+            self.games.remove(game);
+            let Some(key) = plan.keys.get(game) else { continue };
+            let mine: Vec<&Built> = built.iter().filter(|b| b.plan.game == *game).collect();
+            let documents = stats
+                .games
+                .iter()
+                .find(|g| g.game == *game)
+                .map_or(0, |g| g.reused + g.compiled);
+            let files = mine.iter().map(|b| {
+                let diags = b.warnings.iter().chain(&b.findings).map(DiagRecord::of).collect();
+                written(out, relative(out, &out.join(&b.plan.out)), b.pages, diags)
+            });
+            let galleries = gallery
+                .iter()
+                .filter_map(|(p, _)| relative(out, p))
+                .filter(|p| p.split('/').next() == Some(game.as_str()))
+                .map(|p| written(out, Some(p), 0, Vec::new()));
+            let (Some(files), Some(gallery)) = (files.collect(), galleries.collect()) else {
+                continue;
+            };
+            // Templates are hashed whole with the inputs.
+            let reads: BTreeSet<&String> = mine
+                .iter()
+                .flat_map(|b| &b.disk_reads)
+                .filter(|p| !p.starts_with("/templates/"))
+                .collect();
+            let reads = reads.into_iter().map(|p| (p.clone(), inputs.project_file(p))).collect();
+            self.games.insert(
+                game.clone(),
+                Record {
+                    key: key.hex(),
+                    documents,
+                    files,
+                    gallery,
+                    reads,
+                },
+            );
+        }
     }
+}
+
+/// A kit file kept from the last build: its path, pages and diagnostics.
+pub type KeptFile = (PathBuf, usize, Vec<(Diagnostic, SourceMap)>);
+
+/// The games of a build: up to date, or to build.
+#[derive(Default)]
+pub struct Plan {
+    /// Up to date, with what their last build wrote.
+    pub fresh: Vec<(String, Record)>,
+    /// To check and build.
+    pub stale: Vec<String>,
+    keys: HashMap<String, Key>,
+}
+
+impl Record {
+    /// Its kit files under `out`, with pages and diagnostics.
+    pub fn files_at(&self, out: &Path) -> Vec<KeptFile> {
+        self.files
+            .iter()
+            .map(|w| (out.join(&w.path), w.pages, w.diagnostics()))
+            .collect()
+    }
+}
+
+/// A file just written at `path` (relative to `out`), as it is on disk now.
+fn written(out: &Path, path: Option<String>, pages: usize, diags: Vec<DiagRecord>) -> Option<Written> {
+    let path = path?;
+    let (len, modified, inode) = stamp(&out.join(&path))?;
+    Some(Written {
+        path,
+        pages,
+        len,
+        modified,
+        inode,
+        diags,
+    })
 }
 
 /// `path` relative to `out`, `/`-separated (`None` when it is not under `out`).
@@ -348,15 +405,16 @@ mod tests {
         let i = inputs(d);
         let mut m = Manifest::default();
         let key = i.game("g").expect("key");
-        m.record(
-            "g",
-            key,
-            &i,
-            &d.join("out"),
-            3,
-            [("g/x.pdf".to_owned(), 2, Vec::new())],
-            [],
-            ["/extra.txt".to_owned(), "/templates/a.typ".to_owned()],
+        let out = d.join("out");
+        m.games.insert(
+            "g".into(),
+            Record {
+                key: key.hex(),
+                documents: 3,
+                files: vec![written(&out, Some("g/x.pdf".into()), 2, Vec::new()).expect("written")],
+                gallery: Vec::new(),
+                reads: vec![("/extra.txt".into(), i.project_file("/extra.txt"))],
+            },
         );
         m
     }

@@ -46,9 +46,6 @@ pub struct Built {
     pub warnings: Vec<(Diagnostic, SourceMap)>,
     /// What preflight found (when the options ask for it), with its template texts.
     pub findings: Vec<(Diagnostic, SourceMap)>,
-    /// Seconds typst spent laying the document out, and writing its PDF (0 when reused).
-    pub compile_seconds: f64,
-    pub pdf_seconds: f64,
     /// Pages also drawn as SVG (the gallery's pictures), by 1-based page number.
     pub svgs: Vec<(usize, Vec<u8>)>,
     /// Taken from the build cache rather than compiled.
@@ -94,15 +91,18 @@ pub struct Stats {
     pub games: Vec<GameStats>,
 }
 
-/// One game's documents: how many were reused and compiled, and typst's time on them.
+/// One game's documents: how many were reused and compiled, and the time spent on them.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct GameStats {
     pub game: String,
     pub reused: usize,
     pub compiled: usize,
-    /// Seconds typst spent on this game's documents (summed over threads).
-    pub compile_seconds: f64,
-    pub pdf_seconds: f64,
+    /// Wall seconds spent on this game's designs and the documents placing
+    /// them (games are built one after another; its covers are in the
+    /// "covers" stage). Per document times are not kept: documents compile
+    /// in parallel and a thread waiting inside one document's export lays
+    /// out another, so they would overlap.
+    pub seconds: f64,
 }
 
 impl Stats {
@@ -114,24 +114,26 @@ impl Stats {
         self.games.iter().map(|g| g.compiled).sum()
     }
 
-    fn count(&mut self, b: &Built) {
-        let g = match self.games.iter_mut().position(|g| g.game == b.plan.game) {
+    fn game(&mut self, game: &str) -> &mut GameStats {
+        match self.games.iter().position(|g| g.game == game) {
             Some(i) => &mut self.games[i],
             None => {
                 self.games.push(GameStats {
-                    game: b.plan.game.clone(),
+                    game: game.to_owned(),
                     ..GameStats::default()
                 });
                 self.games.last_mut().expect("just pushed")
             }
-        };
+        }
+    }
+
+    fn count(&mut self, b: &Built) {
+        let g = self.game(&b.plan.game);
         if b.reused {
             g.reused += 1;
         } else {
             g.compiled += 1;
         }
-        g.compile_seconds += b.compile_seconds;
-        g.pdf_seconds += b.pdf_seconds;
     }
 
     fn stage(&mut self, name: &'static str, seconds: f64) {
@@ -206,8 +208,6 @@ impl Builder<'_> {
                 pages: e.pages,
                 warnings: e.warnings,
                 findings: e.findings,
-                compile_seconds: 0.0,
-                pdf_seconds: 0.0,
                 svgs: e.svgs,
                 reused: true,
                 disk_reads: disk_reads(&e.deps, plan, files),
@@ -314,6 +314,7 @@ pub fn build_with(
     let mut pictures = Vec::new();
     let mut covers: Vec<(DocPlan, Vec<(String, Bytes)>)> = Vec::new();
     for group in &groups {
+        let started = Instant::now();
         // Stage 1: the group's chunks of designs, in parallel.
         let t = Instant::now();
         let chunks: Vec<_> = group
@@ -361,6 +362,7 @@ pub fn build_with(
         }
         if failed || !group.kit {
             comemo::evict(0);
+            stats.game(&group.game.id).seconds += started.elapsed().as_secs_f64();
             continue;
         }
         // Stage 2: the print-shop pieces file and the sheets of every paper place those pages.
@@ -398,6 +400,7 @@ pub fn build_with(
         // Laid-out pages are not kept from one game and locale to the next.
         comemo::evict(0);
         stats.stage("sheets", t.elapsed().as_secs_f64());
+        stats.game(&group.game.id).seconds += started.elapsed().as_secs_f64();
     }
     // Stage 3: each cover, which lists every file of its kit with its page count.
     let t = Instant::now();
@@ -459,11 +462,8 @@ fn build_one_with(
     svg: &[usize],
 ) -> Result<Built, Vec<(Diagnostic, SourceMap)>> {
     let mut sources = SourceMap::default();
-    let t0 = Instant::now();
     match compile(shared, plan, files, &mut sources, limits) {
         Ok(compiled) => {
-            let compile_seconds = t0.elapsed().as_secs_f64();
-            let t1 = Instant::now();
             let pages = compiled.document.pages().len();
             let warnings = compiled
                 .warnings
@@ -489,8 +489,6 @@ fn build_one_with(
                     pages,
                     warnings,
                     findings,
-                    compile_seconds,
-                    pdf_seconds: t1.elapsed().as_secs_f64(),
                     svgs,
                     reused: false,
                     disk_reads: Vec::new(),
