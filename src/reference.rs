@@ -448,8 +448,9 @@ fn has_word(text: &str, word: &str) -> bool {
     has_lower_word(&text.to_lowercase(), &word.to_lowercase())
 }
 
-/// [`has_word`] on text and word already lowercased (a text is lowercased
-/// once for every term looked up in it).
+/// [`has_word`] on text and word already lowercased: one word at a time,
+/// what [`Words`] does for every word at once (kept to test it against).
+#[cfg(test)]
 fn has_lower_word(text: &str, word: &str) -> bool {
     if word.is_empty() {
         return false;
@@ -500,35 +501,75 @@ fn literal(text: &str) -> String {
 /// should use the glossary's word for it. The checked terms' words in the
 /// two locales, lowercased once for every text compared.
 pub struct Words<'a> {
-    /// Each checked term with its words (singular, plural) in the source and the translation locale.
-    terms: Vec<(&'a Term, Vec<String>, Vec<String>)>,
+    /// The checked terms.
+    terms: Vec<&'a Term>,
+    /// Their words (singular, plural) in the source and the translation
+    /// locale, lowercased, searched together.
+    src: Search,
+    dst: Search,
+}
+
+/// Every word of the checked terms at once (Aho-Corasick), with the term each belongs to.
+struct Search {
+    automaton: Option<aho_corasick::AhoCorasick>,
+    term_of: Vec<usize>,
+}
+
+impl Search {
+    fn new(words: impl Iterator<Item = (usize, String)>) -> Search {
+        let (term_of, words): (Vec<usize>, Vec<String>) = words.filter(|(_, w)| !w.is_empty()).unzip();
+        Search {
+            automaton: aho_corasick::AhoCorasick::new(&words).ok(),
+            term_of,
+        }
+    }
+
+    /// Which terms `text` (lowercased) uses as whole words.
+    fn used(&self, text: &str, terms: usize) -> Vec<bool> {
+        let mut used = vec![false; terms];
+        let Some(ac) = &self.automaton else { return used };
+        for m in ac.find_overlapping_iter(text) {
+            let term = self.term_of[m.pattern().as_usize()];
+            if !used[term] && whole_word(text, m.start(), m.end()) {
+                used[term] = true;
+            }
+        }
+        used
+    }
+}
+
+/// Whether `text[start..end]` stands alone: no letter or digit touches it.
+fn whole_word(text: &str, start: usize, end: usize) -> bool {
+    let before = text[..start].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
+    let after = text[end..].chars().next().is_none_or(|c| !c.is_alphanumeric());
+    before && after
 }
 
 impl<'a> Words<'a> {
     pub fn new(glossary: &'a [Term], src: &str, dst: &str) -> Words<'a> {
-        let words = |t: &Term, l: &str| -> Vec<String> {
-            let word = t.forms.0.get(l).map(String::as_str).unwrap_or_default();
-            let plural = t.plural.as_ref().and_then(|p| p.0.get(l)).map(String::as_str);
-            std::iter::once(word).chain(plural).map(str::to_lowercase).collect()
+        let terms: Vec<&Term> = glossary.iter().filter(|t| t.check).collect();
+        let words = |l: &str| -> Vec<(usize, String)> {
+            let mut out = Vec::new();
+            for (i, t) in terms.iter().enumerate() {
+                let word = t.forms.0.get(l).map(String::as_str).unwrap_or_default();
+                let plural = t.plural.as_ref().and_then(|p| p.0.get(l)).map(String::as_str);
+                out.extend(std::iter::once(word).chain(plural).map(|w| (i, w.to_lowercase())));
+            }
+            out
         };
-        Words {
-            terms: glossary
-                .iter()
-                .filter(|t| t.check)
-                .map(|t| (t, words(t, src), words(t, dst)))
-                .collect(),
-        }
+        let (src, dst) = (Search::new(words(src).into_iter()), Search::new(words(dst).into_iter()));
+        Words { terms, src, dst }
     }
 
     /// The terms `source` uses and `translation` misses.
     pub fn missing(&self, source: &str, translation: &str) -> Vec<&'a Term> {
-        let (source, translation) = (literal(source).to_lowercase(), literal(translation).to_lowercase());
-        let uses = |words: &[String], text: &str| words.iter().any(|w| has_lower_word(text, w));
-        self.terms
-            .iter()
-            .filter(|(_, src, dst)| uses(src, &source) && !uses(dst, &translation))
-            .map(|(t, _, _)| *t)
-            .collect()
+        let n = self.terms.len();
+        let uses = self.src.used(&literal(source).to_lowercase(), n);
+        if !uses.contains(&true) {
+            return Vec::new();
+        }
+        let has = self.dst.used(&literal(translation).to_lowercase(), n);
+        (0..n).filter(|&i| uses[i] && !has[i]).map(|i| self.terms[i]).collect()
     }
 }
 
@@ -543,6 +584,86 @@ fn duplicate(id: &str, span: Span, first: Span) -> Diagnostic {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Words that overlap, share prefixes, carry accents or stand inside
+    /// other words, and texts made of them: the automaton finds exactly the
+    /// terms the word-by-word search finds.
+    #[test]
+    fn every_word_at_once_finds_what_one_word_at_a_time_finds() {
+        let text = |pairs: &[(&str, &str)]| {
+            crate::model::Text(pairs.iter().map(|(l, w)| (l.to_string(), w.to_string())).collect())
+        };
+        let words = [
+            ("carta", "card"),
+            ("cartas", "cards"),
+            ("maná", "mana"),
+            ("ataque a distancia", "ranged attack"),
+            ("ataque", "attack"),
+            ("a", "an"),
+            ("", "empty"),
+        ];
+        let glossary: Vec<Term> = words
+            .iter()
+            .enumerate()
+            .map(|(i, (es, en))| Term {
+                id: format!("t{i}"),
+                forms: text(&[("es", es), ("en", en)]),
+                plural: (i == 0).then(|| text(&[("es", "cartas"), ("en", "cards")])),
+                note: None,
+                check: i != 5,
+                span: Span::default(),
+            })
+            .collect();
+        let w = Words::new(&glossary, "es", "en");
+        let pieces = [
+            "carta",
+            "cartas",
+            "descartas",
+            "maná",
+            "MANÁ",
+            "ataque",
+            "a",
+            "distancia",
+            "card",
+            "mana",
+            "cards",
+            "ranged",
+            "attack",
+            " ",
+            ", ",
+            ".",
+            "x",
+            "é",
+            "{{ carta }}",
+        ];
+        let mut rng = fastrand::Rng::with_seed(7);
+        for _ in 0..3000 {
+            let mut make = || {
+                (0..rng.usize(0..8))
+                    .map(|_| pieces[rng.usize(..pieces.len())])
+                    .collect::<String>()
+            };
+            let (source, translation) = (make(), make());
+            let naive: Vec<&str> = glossary
+                .iter()
+                .filter(|t| t.check)
+                .filter(|t| {
+                    let forms = |l: &str| -> Vec<String> {
+                        std::iter::once(t.forms.get(l))
+                            .chain(t.plural.as_ref().map(|p| p.get(l)))
+                            .map(str::to_lowercase)
+                            .collect()
+                    };
+                    let (src, dst) = (literal(&source).to_lowercase(), literal(&translation).to_lowercase());
+                    forms("es").iter().any(|f| has_lower_word(&src, f))
+                        && !forms("en").iter().any(|f| has_lower_word(&dst, f))
+                })
+                .map(|t| t.id.as_str())
+                .collect();
+            let fast: Vec<&str> = w.missing(&source, &translation).iter().map(|t| t.id.as_str()).collect();
+            assert_eq!(fast, naive, "{source:?} / {translation:?}");
+        }
+    }
 
     #[test]
     fn whole_words_and_literal_text() {

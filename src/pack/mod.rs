@@ -302,7 +302,11 @@ pub fn read_file(path: &Path, limits: &Limits, scope: &Scope) -> Result<ReadFile
     read_text(path, Input::PackFile, limits, scope)
 }
 
-/// Parses text already registered as `file`.
+/// Parses text already registered as `file`: with the fast reader of plain
+/// YAML when the text is in its reach (the same tree), else the full parser.
 pub fn parse_yaml(text: &str, file: FileId, limits: &Limits) -> Result<Node, Box<Diagnostic>> {
-    yaml::parse(text, file, limits)
+    match plain_yaml::parse(text, file, limits) {
+        Some(node) => Ok(node),
+        None => yaml::parse(text, file, limits),
+    }
 }

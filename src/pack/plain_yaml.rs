@@ -777,6 +777,40 @@ mod tests {
         }
     }
 
+    /// Packs are read with the fast reader first too (`pack::parse_yaml`):
+    /// every YAML file of the repository — packs, fixtures (invalid ones
+    /// included), the scaffold — reads as the parser reads it, or is left to
+    /// it; and so does each after random edits.
+    #[test]
+    fn every_yaml_file_of_the_repository_reads_the_same_or_is_left_to_the_parser() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        for dir in ["data", "tests/fixtures", "templates/scaffold"] {
+            yaml_files(&root.join(dir), &mut files);
+        }
+        assert!(files.len() > 300, "{} files", files.len());
+        let mut fast = 0;
+        let mut rng = fastrand::Rng::with_seed(29);
+        let pieces = [
+            ": ", "- ", "\n", "  ", "#", "{", "[", "\"", "'", "|", ">", "&a", "*a", "!", "%", "~", "é", "0x1",
+        ];
+        for f in &files {
+            let Ok(text) = std::fs::read_to_string(f) else { continue };
+            fast += usize::from(agrees(&text));
+            for _ in 0..20 {
+                let mut t = text.clone();
+                let mut at = rng.usize(0..=t.len());
+                while !t.is_char_boundary(at) {
+                    at -= 1;
+                }
+                t.insert_str(at, pieces[rng.usize(0..pieces.len())]);
+                agrees(&t);
+            }
+        }
+        // Most pack files are plain YAML: the fast reader is what reads them.
+        assert!(fast * 10 > files.len() * 8, "only {fast} of {} read fast", files.len());
+    }
+
     #[test]
     fn mutated_logs_are_read_the_same_or_left_to_the_parser() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -87,10 +87,7 @@ pub fn parse(
     file: crate::diag::FileId,
     limits: &crate::pack::yaml::Limits,
 ) -> Result<Node, Box<Diagnostic>> {
-    match crate::pack::plain_yaml::parse(text, file, limits) {
-        Some(node) => Ok(node),
-        None => crate::pack::yaml::parse(text, file, limits),
-    }
+    crate::pack::parse_yaml(text, file, limits)
 }
 
 /// Reads a parsed log document, collecting every structural problem.
