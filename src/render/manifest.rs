@@ -1,16 +1,17 @@
 //! The build manifest: what the last cached build wrote for each game, and a
 //! hash of everything that build read.
 //!
-//! A game is *up to date* when every input that can change its output hashes
-//! as it did (its pack folder, `templates/`, `fonts/`, any other project file
-//! its layouts read, the options, the output folder, the date written into
-//! PDFs and the pnpkit executable) and its output folder holds exactly the
-//! files that build wrote, each with the same size, modification time and
-//! inode. Such a game is neither checked, compiled nor written again: its
-//! files, page counts and warnings are reported from the manifest. Anything
-//! else — an edit, a deleted or touched output file, a stray file in its
-//! folder, a symlink among its inputs, a manifest that does not read — sends
-//! the game through the full build, where the per-document cache still applies.
+//! A game is *up to date* when every input that can change its output
+//! hashes as it did (its pack folder, `templates/`, `fonts/`, any other
+//! project file its layouts read, the options, the output folder, the date
+//! written into PDFs and the pnpkit executable) and the folders of its output
+//! that a build replaces hold exactly the files that build wrote, each with
+//! the same size, modification time and inode. Such a game is neither
+//! checked, compiled nor written again: its files, page counts and warnings
+//! are reported from the manifest. Anything else — an edit, a deleted or
+//! touched output file, a stray file in those folders, a symlink among its
+//! inputs, a manifest that does not read — sends the game through the full
+//! build, where the per-document cache still applies.
 //!
 //! The manifest lives in the cache folder (`<out>/.cache/manifest.json`), is
 //! replaced whole by rename, and is neither read nor written with `--no-cache`.
@@ -232,19 +233,33 @@ impl Manifest {
     }
 
     /// The record of `game` when its key is `key` and everything it wrote
-    /// under `out` is still as written, with nothing else in its folder.
+    /// under `out` is still as written, with nothing else in the folders a
+    /// build of it replaces.
     fn up_to_date(&self, game: &str, key: Key, inputs: &Inputs, out: &Path) -> Option<&Record> {
         let r = self.games.get(game)?;
         if r.key != key.hex() {
             return None;
         }
         let written: BTreeSet<&str> = r.files.iter().chain(&r.gallery).map(|w| w.path.as_str()).collect();
-        let present = files_under(&out.join(game))?;
-        if present.len() != written.len()
-            || present
-                .iter()
-                .any(|p| !written.contains(format!("{game}/{p}").as_str()))
-        {
+        // What a build would replace: the entries of the game's folder it
+        // writes into (`es/`, `gallery/`, `index.html`); others, such as the
+        // logs `simulate` leaves there, a build carries over.
+        let tops: BTreeSet<&str> = written.iter().filter_map(|p| p.split('/').nth(1)).collect();
+        let mut present = 0;
+        for top in tops {
+            let at = out.join(game).join(top);
+            if written.contains(format!("{game}/{top}").as_str()) {
+                present += 1;
+                continue;
+            }
+            for p in files_under(&at)? {
+                if !written.contains(format!("{game}/{top}/{p}").as_str()) {
+                    return None;
+                }
+                present += 1;
+            }
+        }
+        if present != written.len() {
             return None;
         }
         for w in r.files.iter().chain(&r.gallery) {
@@ -387,7 +402,7 @@ mod tests {
             ("fonts/f.otf", "font"),
             ("data/g/game.yaml", "id: g"),
             ("data/h/game.yaml", "id: h"),
-            ("out/g/x.pdf", "pdf"),
+            ("out/g/en/x.pdf", "pdf"),
             ("extra.txt", "read by a layout"),
         ] {
             let p = d.path().join(p);
@@ -411,7 +426,7 @@ mod tests {
             Record {
                 key: key.hex(),
                 documents: 3,
-                files: vec![written(&out, Some("g/x.pdf".into()), 2, Vec::new()).expect("written")],
+                files: vec![written(&out, Some("g/en/x.pdf".into()), 2, Vec::new()).expect("written")],
                 gallery: Vec::new(),
                 reads: vec![("/extra.txt".into(), i.project_file("/extra.txt"))],
             },
@@ -442,15 +457,15 @@ mod tests {
                 fs::write(d.join("extra.txt"), "other").expect("w")
             }),
             ("output rewritten", |d| {
-                let p = d.join("out/g/x.pdf");
+                let p = d.join("out/g/en/x.pdf");
                 fs::remove_file(&p).expect("rm");
                 fs::write(p, "pdf").expect("w")
             }),
             ("output deleted", |d| {
-                fs::remove_file(d.join("out/g/x.pdf")).expect("rm")
+                fs::remove_file(d.join("out/g/en/x.pdf")).expect("rm")
             }),
             ("stray output file", |d| {
-                fs::write(d.join("out/g/y.pdf"), "").expect("w")
+                fs::write(d.join("out/g/en/y.pdf"), "").expect("w")
             }),
             ("symlink in the pack", |d| {
                 #[cfg(unix)]
@@ -466,6 +481,13 @@ mod tests {
             edit(d.path());
             assert!(!fresh(d.path(), &m), "{what}: still up to date after the edit");
         }
+        // What a build carries over (another top-level folder of the game's
+        // output, as `simulate` writes) does not make it stale.
+        let d = project();
+        let m = recorded(d.path());
+        fs::create_dir_all(d.path().join("out/g/simulated")).expect("mkdir");
+        fs::write(d.path().join("out/g/simulated/log.yaml"), "game: g").expect("w");
+        assert!(fresh(d.path(), &m));
         // Another game's pack is not this game's input.
         let d = project();
         let m = recorded(d.path());
