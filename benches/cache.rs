@@ -99,7 +99,13 @@ fn main() {
 
     let (mut walls, mut peaks) = (Vec::new(), Vec::new());
     for n in 0..runs {
-        let text = original.replacen(TEXT, &format!("{TEXT} (edit {n})"), 1);
+        // A new word each time, without a digit (a number the spell's effect
+        // does not state is an error, E054).
+        let word: String = format!("{n:b}")
+            .chars()
+            .map(|c| if c == '0' { 'a' } else { 'b' })
+            .collect();
+        let text = original.replacen(TEXT, &format!("{TEXT} ({word})"), 1);
         std::fs::write(project.join(SPELLS), text).expect("edit");
         let (wall, peak, reused, compiled) = build(project, &[]);
         assert!(compiled > 0 && reused > compiled);

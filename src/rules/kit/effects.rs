@@ -429,7 +429,11 @@ pub fn allow_with<H: Host>(
                 Miss {
                     depth: 0,
                     v: v(format!("`{card}` is used at the wrong moment"))
-                        .expected(format!("its effect {}", c.when.name()))
+                        .expected(format!(
+                            "the moment of its effect (`{}`{})",
+                            c.when.name(),
+                            if c.auto { ", which applies by itself" } else { "" }
+                        ))
                         .found(h.now(s)),
                 },
             );
