@@ -417,13 +417,26 @@ pub struct PiecesPlan {
     /// The print-shop file: every design on its own page with a TrimBox,
     /// assembled from the chunks.
     pub merged: DocPlan,
-    index: std::collections::HashMap<String, (usize, usize)>,
+    /// Each design's position among all designs.
+    index: std::collections::HashMap<String, usize>,
+    /// Designs per chunk ([`chunk_size`]).
+    size: usize,
     /// The rules reference of this game and locale, made once for every paper.
     rules: std::sync::OnceLock<Value>,
 }
 
-/// Designs per chunk document.
+/// The most designs in one chunk document.
 pub const CHUNK: usize = 100;
+
+/// Designs per chunk for `total` designs: an even number of chunks (two
+/// cores lay out two at a time; 100 + 30 would leave one idle most of the
+/// stage), each at most [`CHUNK`], the same size but for the last. Fixed by
+/// the count alone, so the output does not depend on the machine.
+pub fn chunk_size(total: usize) -> usize {
+    let chunks = total.div_ceil(CHUNK).max(1);
+    let chunks = chunks + chunks % 2;
+    total.div_ceil(chunks).max(1)
+}
 
 /// The virtual path of a chunk document inside the documents that place it.
 pub fn chunk_path(chunk: usize) -> String {
@@ -439,8 +452,7 @@ impl PiecesPlan {
     pub fn locate(&self, kind: &str, id: &str, face: &str, variant: Option<&str>) -> (usize, usize) {
         self.index
             .get(&piece_key(kind, id, face, variant))
-            .copied()
-            .unwrap_or((0, 1))
+            .map_or((0, 1), |n| (n / self.size, n % self.size + 1))
     }
 }
 
@@ -523,7 +535,7 @@ pub fn plan_pieces(game: &Game, locale: &str, opts: &KitOptions, template: &str)
             for face in faces {
                 for variant in &vars {
                     let n = pieces.len();
-                    index.insert(piece_key(&kind.id, &c.id, face, *variant), (n / CHUNK, n % CHUNK + 1));
+                    index.insert(piece_key(&kind.id, &c.id, face, *variant), n);
                     pieces.push(json!({
                         "kind": kind.id,
                         "id": c.id,
@@ -537,13 +549,14 @@ pub fn plan_pieces(game: &Game, locale: &str, opts: &KitOptions, template: &str)
             }
         }
     }
+    let size = chunk_size(pieces.len());
     let view = game_view(game, locale, opts.proof);
     let dir = PathBuf::from(&game.id).join(locale);
     let main = format!(
         "#import \"/templates/shared/kit.typ\": render-pieces\n#import \"{template}\" as game\n#render-pieces(json(\"/data.json\"), game)\n"
     );
     let chunks: Vec<DocPlan> = pieces
-        .chunks(CHUNK)
+        .chunks(size)
         .enumerate()
         .map(|(i, chunk)| DocPlan {
             game: game.id.clone(),
@@ -573,8 +586,8 @@ pub fn plan_pieces(game: &Game, locale: &str, opts: &KitOptions, template: &str)
         .enumerate()
         .map(|(n, p)| {
             json!({
-                "file": chunk_path(n / CHUNK),
-                "page": n % CHUNK + 1,
+                "file": chunk_path(n / size),
+                "page": n % size + 1,
                 "w": p["w"], "h": p["h"], "bleed": p["bleed"],
             })
         })
@@ -599,6 +612,7 @@ pub fn plan_pieces(game: &Game, locale: &str, opts: &KitOptions, template: &str)
         chunks,
         merged,
         index,
+        size,
         rules: std::sync::OnceLock::new(),
     }
 }
@@ -1071,5 +1085,28 @@ fn code_title(code: Code) -> &'static str {
     match code {
         Code::TemplateWarning => "template warning",
         _ => "template error",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{CHUNK, chunk_size};
+
+    #[test]
+    fn designs_split_into_an_even_number_of_chunks_of_at_most_chunk_pages() {
+        for total in 1..1000 {
+            let size = chunk_size(total);
+            let chunks = total.div_ceil(size);
+            assert!(size <= CHUNK, "{total}: {size}");
+            assert!(chunks == 1 || chunks % 2 == 0, "{total}: {chunks} chunks of {size}");
+            // No chunk is much smaller than the others: two cores share the work.
+            let last = total - (chunks - 1) * size;
+            assert!(
+                chunks == 1 || last * 2 >= size || total < 4,
+                "{total}: last {last} of {size}"
+            );
+        }
+        assert_eq!(chunk_size(130), 65);
+        assert_eq!(chunk_size(100), 50);
     }
 }
