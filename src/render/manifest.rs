@@ -241,6 +241,15 @@ impl Manifest {
             return None;
         }
         let written: BTreeSet<&str> = r.files.iter().chain(&r.gallery).map(|w| w.path.as_str()).collect();
+        // A record naming anything but plain paths inside the game's folder
+        // is not trusted (nor is anything outside the output looked at).
+        let inside = |p: &str| {
+            let mut parts = p.split('/');
+            parts.next() == Some(game) && parts.all(|c| !c.is_empty() && c != "." && c != "..")
+        };
+        if !written.iter().all(|p| inside(p)) {
+            return None;
+        }
         // What a build would replace: the entries of the game's folder it
         // writes into (`es/`, `gallery/`, `index.html`); others, such as the
         // logs `simulate` leaves there, a build carries over.
