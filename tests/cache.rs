@@ -284,6 +284,13 @@ fn an_up_to_date_game_is_neither_laid_out_nor_written_until_its_output_is_touche
     // Nothing changed: no design is laid out, nothing is written.
     let s = stages(d);
     assert!(!s.iter().any(|s| s == "designs" || s == "sheets"), "{s:?}");
+    // And says so: nothing was written.
+    let o = pnpkit_in(d, &["build"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("gallery files (output/<game>/index.html) up to date") && !text.contains("wrote"),
+        "{text}"
+    );
     let before = files(&d.join("output"));
     // Each kind of damage to the output is repaired by the next build, as a
     // clean build would leave it.

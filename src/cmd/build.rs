@@ -166,7 +166,7 @@ pub fn run(cli: &Cli, args: &BuildArgs, progress: &dyn super::Progress) -> Resul
         out,
         seconds: start.elapsed().as_secs_f64(),
         gallery_files,
-        gallery_seconds,
+        gallery_seconds: (!report.games.is_empty()).then_some(gallery_seconds),
         stats: &stats,
         cache: store.is_some(),
         timings: args.timings,
@@ -324,7 +324,8 @@ struct Summary<'a> {
     out: &'a std::path::Path,
     seconds: f64,
     gallery_files: usize,
-    gallery_seconds: f64,
+    /// Seconds drawing the galleries; `None` when every game was up to date.
+    gallery_seconds: Option<f64>,
     stats: &'a Stats,
     cache: bool,
     timings: bool,
@@ -349,12 +350,19 @@ impl Summary<'_> {
             if warnings == 1 { "" } else { "s" },
             reuse_summary(self.stats, self.cache),
         ));
-        s.push_str(&format!(
-            "wrote {} gallery files ({}/<game>/index.html) in {:.2} s\n",
-            self.gallery_files,
-            self.out.display(),
-            self.gallery_seconds
-        ));
+        s.push_str(&match self.gallery_seconds {
+            Some(secs) => format!(
+                "wrote {} gallery files ({}/<game>/index.html) in {secs:.2} s\n",
+                self.gallery_files,
+                self.out.display(),
+            ),
+            // Every game was up to date: its gallery too.
+            None => format!(
+                "{} gallery files ({}/<game>/index.html) up to date\n",
+                self.gallery_files,
+                self.out.display(),
+            ),
+        });
         if self.timings {
             s.push_str(&timings(self.stats, self.seconds));
         }
