@@ -51,6 +51,21 @@ macro_rules! words {
     };
 }
 
+/// The associated types of a [`Vocab`] impl, for an engine whose word enums
+/// bear the trait's names (`When`, `Who`, `Out`, `Per`, `Res`, `Until`, `Cond`).
+#[macro_export]
+macro_rules! vocab_types {
+    () => {
+        type When = When;
+        type Who = Who;
+        type Out = Out;
+        type Per = Per;
+        type Res = Res;
+        type Until = Until;
+        type Cond = Cond;
+    };
+}
+
 /// The words of one game, typed by its engine.
 pub trait Vocab: 'static {
     type When: Word;

@@ -161,13 +161,7 @@ fn against(a: &Arg) -> Option<Vec<Cat>> {
 pub struct Mv;
 
 impl Vocab for Mv {
-    type When = When;
-    type Who = Who;
-    type Out = Out;
-    type Per = Per;
-    type Res = Res;
-    type Until = Until;
-    type Cond = Cond;
+    crate::vocab_types!();
 
     fn cond(name: &str, arg: &Arg) -> Option<Cond> {
         let n = |a: &Arg| a.as_int().map(|x| x.clamp(0, 20) as u8);

@@ -99,13 +99,7 @@ pub enum Cond {
 pub struct Ov;
 
 impl Vocab for Ov {
-    type When = When;
-    type Who = Who;
-    type Out = Out;
-    type Per = Per;
-    type Res = Res;
-    type Until = Until;
-    type Cond = Cond;
+    crate::vocab_types!();
 
     fn cond(name: &str, arg: &Arg) -> Option<Cond> {
         let n = |a: &Arg| a.as_int().map(|x| x.clamp(0, 100) as i8);

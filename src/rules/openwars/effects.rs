@@ -112,13 +112,7 @@ pub enum Cond {
 pub struct Owv;
 
 impl Vocab for Owv {
-    type When = When;
-    type Who = Who;
-    type Out = Out;
-    type Per = Per;
-    type Res = Res;
-    type Until = Until;
-    type Cond = Cond;
+    crate::vocab_types!();
 
     fn cond(name: &str, arg: &Arg) -> Option<Cond> {
         let ty = |a: &Arg| {

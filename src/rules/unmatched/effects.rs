@@ -92,13 +92,7 @@ pub enum Cond {
 pub struct Uv;
 
 impl Vocab for Uv {
-    type When = When;
-    type Who = Who;
-    type Out = Out;
-    type Per = Per;
-    type Res = Res;
-    type Until = Until;
-    type Cond = Cond;
+    crate::vocab_types!();
 
     fn cond(name: &str, arg: &Arg) -> Option<Cond> {
         let hero = |w: &str| match w {

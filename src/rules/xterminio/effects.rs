@@ -125,13 +125,7 @@ pub enum Cond {
 pub struct Xv;
 
 impl Vocab for Xv {
-    type When = When;
-    type Who = Who;
-    type Out = Out;
-    type Per = Per;
-    type Res = Res;
-    type Until = Until;
-    type Cond = Cond;
+    crate::vocab_types!();
 
     fn cond(name: &str, arg: &Arg) -> Option<Cond> {
         Some(match (name, arg) {
