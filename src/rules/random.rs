@@ -95,7 +95,7 @@ fn log_text<E: Engine>(
                 .collect()
         })
         .unwrap_or_default();
-    let name = |i: usize| names.get(i).cloned().unwrap_or_else(|| format!("player {}", i + 1));
+    let name = |i: usize| player_name(&names, i);
     let mut doc = Map::new();
     doc.insert("game".into(), Json::from(E::GAME));
     if let Json::Object(h) = header {
@@ -120,21 +120,31 @@ fn log_text<E: Engine>(
         .collect();
     doc.insert("turns".into(), Json::Array(turns));
     if let Some(e) = ending {
-        let mut r = Map::new();
-        let winners: Vec<Json> = e.winners.iter().map(|&w| Json::from(name(w))).collect();
-        r.insert(
-            "winner".into(),
-            match winners.len() {
-                0 => Json::from("none"),
-                1 => winners[0].clone(),
-                _ => Json::Array(winners),
-            },
-        );
-        r.insert("reason".into(), Json::from(e.reason.clone()));
-        doc.insert("result".into(), Json::Object(r));
+        doc.insert("result".into(), result_json(e, &names));
     }
     // One turn per line: readable, and cheaper to read back than pretty JSON.
     compact_lines(&Json::Object(doc))
+}
+
+/// Seat `i`'s name (`player 3` when the setup names fewer players).
+pub(crate) fn player_name(names: &[String], i: usize) -> String {
+    names.get(i).cloned().unwrap_or_else(|| format!("player {}", i + 1))
+}
+
+/// A log's `result:` for an ending: its winner (`none`, a name or a list) and reason.
+pub(crate) fn result_json(e: &Ending, names: &[String]) -> Json {
+    let mut r = Map::new();
+    let winners: Vec<Json> = e.winners.iter().map(|&w| Json::from(player_name(names, w))).collect();
+    r.insert(
+        "winner".into(),
+        match winners.len() {
+            0 => Json::from("none"),
+            1 => winners[0].clone(),
+            _ => Json::Array(winners),
+        },
+    );
+    r.insert("reason".into(), Json::from(e.reason.clone()));
+    Json::Object(r)
 }
 
 /// Parses log text (for generated logs and tests).

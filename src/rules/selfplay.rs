@@ -9,7 +9,7 @@
 //! function of its seed.
 
 use serde::Serialize;
-use serde_json::{Map, Value as Json};
+use serde_json::Value as Json;
 
 use super::Engine;
 use super::replay::flow;
@@ -279,7 +279,7 @@ fn log_text<A: Serialize>(
             }
         }
     }
-    let name = |i: usize| names.get(i).cloned().unwrap_or_else(|| format!("player {}", i + 1));
+    let name = |i: usize| super::random::player_name(names, i);
     out.push_str("turns:\n");
     for (p, actions) in turns {
         out.push_str(&format!("  - player: {}\n", flow(&Json::from(name(*p)))));
@@ -294,18 +294,7 @@ fn log_text<A: Serialize>(
         }
     }
     if let Some(e) = ending {
-        let mut r = Map::new();
-        let winners: Vec<Json> = e.winners.iter().map(|&w| Json::from(name(w))).collect();
-        r.insert(
-            "winner".into(),
-            match winners.len() {
-                0 => Json::from("none"),
-                1 => winners[0].clone(),
-                _ => Json::Array(winners),
-            },
-        );
-        r.insert("reason".into(), Json::from(e.reason.clone()));
-        out.push_str(&format!("result: {}\n", flow(&Json::Object(r))));
+        out.push_str(&format!("result: {}\n", flow(&super::random::result_json(e, names))));
     }
     out
 }
