@@ -27,6 +27,7 @@ use serde::{Deserialize, Serialize};
 use super::cache::{self, DiagRecord, Hasher, Key};
 use super::pipeline::{Built, Stats};
 use crate::diag::{Diagnostic, SourceMap};
+use crate::fsx::read::{Scope, read_bounded};
 
 /// The manifest's file name inside the cache folder.
 pub const FILE: &str = "manifest.json";
@@ -138,20 +139,17 @@ fn files_under(dir: &Path) -> Option<Vec<String>> {
     Some(out)
 }
 
-/// A file's bytes, bounded.
-fn read(path: &Path) -> Option<Vec<u8>> {
-    let f = fs::File::open(path).ok()?;
-    let mut bytes = Vec::new();
-    f.take(MAX_INPUT + 1).read_to_end(&mut bytes).ok()?;
-    (bytes.len() as u64 <= MAX_INPUT).then_some(bytes)
+/// A file's bytes as the build reads them: bounded, inside `scope`.
+fn read(path: &Path, scope: &Scope) -> Option<Vec<u8>> {
+    read_bounded(path, MAX_INPUT, scope).ok()
 }
 
 /// Hashes every file of a folder, names and bytes.
-fn hash_folder(h: &mut Hasher, dir: &Path) -> Option<()> {
+fn hash_folder(h: &mut Hasher, dir: &Path, scope: &Scope) -> Option<()> {
     let files = files_under(dir)?;
     h.u64(files.len() as u64);
     for f in files {
-        h.str(&f).bytes(&read(&dir.join(&f))?);
+        h.str(&f).bytes(&read(&dir.join(&f), scope)?);
     }
     Some(())
 }
@@ -161,6 +159,9 @@ pub struct Inputs {
     base: Key,
     root: PathBuf,
     data: PathBuf,
+    /// Where the project's files and the packs may be read.
+    in_root: Scope,
+    in_data: Scope,
 }
 
 impl Inputs {
@@ -176,12 +177,15 @@ impl Inputs {
             .str(&data.to_string_lossy())
             .str(&out.to_string_lossy())
             .str(options);
-        hash_folder(&mut h, &root.join("templates"))?;
-        hash_folder(&mut h, &root.join("fonts"))?;
+        let in_root = Scope::within(root).ok()?;
+        hash_folder(&mut h, &root.join("templates"), &in_root)?;
+        hash_folder(&mut h, &root.join("fonts"), &in_root)?;
         Some(Inputs {
             base: h.finish(),
             root: root.to_path_buf(),
             data: data.to_path_buf(),
+            in_root,
+            in_data: Scope::within(data).ok()?,
         })
     }
 
@@ -189,7 +193,7 @@ impl Inputs {
     pub fn game(&self, game: &str) -> Option<Key> {
         let mut h = Hasher::default();
         h.key(self.base).str(game);
-        hash_folder(&mut h, &self.data.join(game))?;
+        hash_folder(&mut h, &self.data.join(game), &self.in_data)?;
         Some(h.finish())
     }
 
@@ -199,9 +203,7 @@ impl Inputs {
         if rel.split('/').any(|c| c == ".." || c.is_empty()) {
             return None;
         }
-        let path = self.root.join(rel);
-        fs::symlink_metadata(&path).ok().filter(|m| m.is_file())?;
-        read(&path).map(|b| cache::hash(&b).hex())
+        read(&self.root.join(rel), &self.in_root).map(|b| cache::hash(&b).hex())
     }
 }
 
