@@ -97,6 +97,7 @@ codes! {
     EngineData = "E052", "engine-data", Error, "A table the game's rules engine reads from the pack (boards, units, cards, facts its rules quote) is missing or inconsistent.";
     EffectInvalid = "E053", "effect-invalid", Error, "A card effect does not fit the game's effect vocabulary: an undeclared timing, target, condition, outcome, duration, limit or resource, or an amount outside its declared bounds.";
     EffectText = "E054", "effect-text", Error, "A text's numbers contradict the structured effect it describes: a number the effect does not state, or an amount of the effect the text never gives.";
+    ProjectConfig = "E060", "project-config", Error, "`pnpkit.toml`, the project's settings, cannot be read: not TOML, an unknown setting, a value out of its range, a folder outside the project.";
     StatsMixedGames = "E075", "stats-mixed-games", Error, "Logs given to `stats` are of different games: statistics compare games of one game (reported by `stats`).";
     StatsLogSkipped = "W076", "stats-log-skipped", Warning, "A log does not replay clean (an illegal action, a checkpoint or result that differs) and is left out of the statistics (reported by `stats`).";
 }

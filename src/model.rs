@@ -382,6 +382,10 @@ pub struct Game {
     /// The words card effects use (`effects:` in game.yaml); empty when none.
     #[serde(skip)]
     pub effects: effects::Vocabulary,
+    /// A game built into pnpkit (not a folder of the project): read-only, laid
+    /// out with its built-in layouts.
+    #[serde(skip)]
+    pub built_in: bool,
 }
 
 impl Game {

@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::{Fatal, Outcome, Progress, Status, project_shared, render_each, use_color};
+use super::{Fatal, Outcome, Progress, Status, render_each, use_color};
 use crate::check::coverage::{Coverage, coverage};
 use crate::check::{Report, check};
 use crate::cli::{CheckArgs, Cli, Format};
@@ -13,12 +13,13 @@ use crate::pack::yaml::Limits;
 use crate::render::pipeline::build_all;
 use crate::render::{KitOptions, preflight};
 
-pub fn run(cli: &Cli, args: &CheckArgs, progress: &dyn Progress) -> Result<Outcome, Fatal> {
+pub fn run(cx: &super::Ctx, args: &CheckArgs, progress: &dyn Progress) -> Result<Outcome, Fatal> {
+    let cli = cx.cli;
     let start = Instant::now();
-    let report = check(&cli.data, &args.games, &Limits::default())?;
+    let report = cx.check(&args.games)?;
     // Laid out only when the data is sound: a layout of broken data says nothing new.
     let laid = if args.layout && !report.has_errors() {
-        let shared = project_shared()?;
+        let shared = cx.shared()?;
         let opts = KitOptions {
             preflight: Some(preflight::Limits::build()),
             ..KitOptions::default()

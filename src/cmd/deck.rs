@@ -18,25 +18,6 @@ use crate::pack::yaml::Limits;
 use crate::pack::{Input, LoadError};
 use crate::render::world::Shared;
 
-/// Loads the game's pack (it must check clean).
-pub fn load_game(data: &Path, id: &str) -> Result<Game, Fatal> {
-    let report = check(data, &[id.to_string()], &Limits::default())?;
-    if report.has_errors() {
-        return Err(Fatal::Load(LoadError::NoPacks {
-            path: data.join(id),
-            detail: format!(
-                "the `{id}` pack has {} problem(s); run `pnpkit check {id}` first",
-                report.diagnostics.errors()
-            ),
-        }));
-    }
-    report
-        .games
-        .into_iter()
-        .next()
-        .ok_or_else(|| Fatal::Setup(format!("no game `{id}`")))
-}
-
 /// Reads a list file inside `scope` and checks it.
 pub fn check_file(
     game: &Game,
@@ -119,8 +100,9 @@ fn list_files(args: &DeckArgs) -> Result<Vec<(PathBuf, Scope)>, Fatal> {
     Ok(files)
 }
 
-pub fn run(cli: &Cli, args: &DeckArgs) -> Result<Outcome, Fatal> {
-    let game = load_game(&cli.data, &args.game)?;
+pub fn run(cx: &super::Ctx, args: &DeckArgs) -> Result<Outcome, Fatal> {
+    let cli = cx.cli;
+    let game = cx.load_game(&args.game)?;
     let ctx = context(&game, args)?;
     let files = list_files(args)?;
     let mut sources = SourceMap::default();
@@ -158,15 +140,11 @@ pub fn run(cli: &Cli, args: &DeckArgs) -> Result<Outcome, Fatal> {
     for (f, scope) in &files {
         reports.push(check_file(&game, f, &ctx, scope, &mut sources)?);
     }
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("output").join(&game.id).join("decklists"));
-    let shared = Shared::new(Path::new("."), crate::render::pipeline::epoch()).map_err(|e| {
-        Fatal::Setup(format!(
-            "cannot load fonts from `fonts/`: {e} (run pnpkit from the project root)"
-        ))
-    })?;
+    let out = match &args.out {
+        Some(out) => out.clone(),
+        None => cx.out(&None)?.join(&game.id).join("decklists"),
+    };
+    let shared = cx.shared()?;
     // Every sheet is rendered before anything is written.
     let mut sheets = Vec::new();
     for (i, r) in reports.iter().enumerate() {

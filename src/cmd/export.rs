@@ -2,7 +2,7 @@
 //! Simulator deck sheets with their JSON. Everything is rendered first and
 //! written only when all of it succeeded.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -20,10 +20,11 @@ use crate::render::pipeline::{epoch, template_for};
 use crate::render::world::Shared;
 use crate::render::{KitOptions, compile, has_backs, plan_pieces};
 
-pub fn run(cli: &Cli, args: &ExportArgs, progress: &dyn super::Progress) -> Result<Outcome, Fatal> {
+pub fn run(cx: &super::Ctx, args: &ExportArgs, progress: &dyn super::Progress) -> Result<Outcome, Fatal> {
+    let cli = cx.cli;
     let start = Instant::now();
     let color = use_color(cli.color);
-    let report = check(&cli.data, &args.select.games, &Limits::default())?;
+    let report = cx.check(&args.select.games)?;
     if report.has_errors() {
         let mut stdout = human(&report, color, None);
         stdout.push_str("export refused: the data has errors\n");
@@ -32,13 +33,10 @@ pub fn run(cli: &Cli, args: &ExportArgs, progress: &dyn super::Progress) -> Resu
             status: Status::Problems,
         });
     }
-    let shared = Shared::new(&PathBuf::from("."), epoch()).map_err(|e| {
-        Fatal::Setup(format!(
-            "cannot load fonts from `fonts/`: {e} (run pnpkit from the project root)"
-        ))
-    })?;
+    let out = cx.out(&args.select.out)?;
+    let shared = cx.shared()?;
     if let Some(shop) = args.shop {
-        return shop_export(cli, args, shop, &report.games, &shared, progress);
+        return shop_export(cli, args, &out, shop, &report.games, &shared, progress);
     }
     let style = match args.style {
         StyleArg::Mpc => Style::Mpc,
@@ -60,7 +58,7 @@ pub fn run(cli: &Cli, args: &ExportArgs, progress: &dyn super::Progress) -> Resu
         .collect();
     progress.start(jobs.len(), "exporting");
     for (game, locale) in jobs {
-        let pieces = plan_pieces(game, &locale, &opts, &template_for(shared.root(), &game.id));
+        let pieces = plan_pieces(game, &locale, &opts, &template_for(shared, game));
         let mut docs = Vec::new();
         for chunk in &pieces.chunks {
             let mut sources = crate::diag::SourceMap::default();
@@ -72,7 +70,7 @@ pub fn run(cli: &Cli, args: &ExportArgs, progress: &dyn super::Progress) -> Resu
         if docs.len() < pieces.chunks.len() {
             continue;
         }
-        let dir = args.select.out.join(&game.id).join("export").join(&locale);
+        let dir = out.join(&game.id).join("export").join(&locale);
         for kind in game.kinds.values().filter(|k| k.shape == Shape::Card) {
             let Some(size) = kind.size.as_ref().and_then(|s| game.sizes.get(s)) else {
                 continue;
@@ -163,7 +161,7 @@ pub fn run(cli: &Cli, args: &ExportArgs, progress: &dyn super::Progress) -> Resu
         Format::Human => format!(
             "exported {pngs} images and {} deck files into {} in {:.2} s\n",
             files.len() - pngs,
-            args.select.out.display(),
+            out.display(),
             start.elapsed().as_secs_f64()
         ),
         Format::Json => {
@@ -183,6 +181,7 @@ pub fn run(cli: &Cli, args: &ExportArgs, progress: &dyn super::Progress) -> Resu
 fn shop_export(
     cli: &Cli,
     args: &ExportArgs,
+    out: &Path,
     shop: crate::cli::ShopArg,
     games: &[crate::model::Game],
     shared: &Shared,
@@ -210,7 +209,7 @@ fn shop_export(
     let mut problems = Vec::new();
     let mut warnings = Vec::new();
     for (game, locale) in jobs {
-        match crate::shop::export(shared, game, &locale, shop, &template_for(shared.root(), &game.id)) {
+        match crate::shop::export(shared, game, &locale, shop, &template_for(shared, game)) {
             Ok(e) => {
                 files.extend(e.files);
                 for d in e.skipped {
@@ -234,7 +233,7 @@ fn shop_export(
         return Ok(Outcome::report(stdout, false));
     }
     for (path, bytes) in &files {
-        let path = args.select.out.join(path);
+        let path = out.join(path);
         write_atomic(&path, bytes).map_err(|source| Fatal::Write { path, source })?;
     }
     let stdout = match cli.format {
@@ -244,14 +243,14 @@ fn shop_export(
                     "exported {} files for {} into {}/<game>/shop/{}/\n",
                     files.len(),
                     shop.name,
-                    args.select.out.display(),
+                    out.display(),
                     shop.id
                 )
         }
         Format::Json => {
             let list: Vec<_> = files
                 .iter()
-                .map(|(p, _)| args.select.out.join(p).display().to_string())
+                .map(|(p, _)| out.join(p).display().to_string())
                 .collect();
             let diags: Vec<_> = warnings.iter().map(|(d, s)| crate::diag::to_json(d, s)).collect();
             let mut s = serde_json::to_string_pretty(&serde_json::json!({"files": list, "diagnostics": diags}))

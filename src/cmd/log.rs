@@ -12,6 +12,7 @@ use crate::cli::{Cli, Format, LogArgs};
 use crate::diag::{Code, Diagnostic, JsonDiagnostic, SourceMap, render_human, to_json};
 use crate::fsx::read::Scope;
 use crate::model::Game;
+use crate::project::Catalog;
 use crate::pack::yaml::Limits;
 use crate::pack::{self, Input, LoadError};
 use crate::rules::replay::{Failure, FailureKind, flow};
@@ -50,9 +51,9 @@ impl LogReport {
     }
 }
 
-/// Reads the log at `path`, loads its game from `data` and replays it.
-pub fn check_log(data: &Path, path: &Path, options: &Options) -> Result<LogReport, Fatal> {
-    check_log_with(&mut Games::default(), data, path, &Scope::named(), options)
+/// Reads the log at `path`, loads its game from `games` and replays it.
+pub fn check_log(catalog: &Catalog, path: &Path, options: &Options) -> Result<LogReport, Fatal> {
+    check_log_with(&mut Games::default(), catalog, path, &Scope::named(), options)
 }
 
 /// [`check_log`], loading each game once into `games`; the log is read
@@ -60,7 +61,7 @@ pub fn check_log(data: &Path, path: &Path, options: &Options) -> Result<LogRepor
 /// pnpkit found it there).
 pub fn check_log_with(
     games: &mut Games,
-    data: &Path,
+    catalog: &Catalog,
     path: &Path,
     scope: &Scope,
     options: &Options,
@@ -95,7 +96,7 @@ pub fn check_log_with(
         }
     };
     if !games.loaded.contains_key(&log.game) {
-        let Some(game) = load_game(data, &log, &mut report)? else {
+        let Some(game) = load_game(catalog, &log, &mut report)? else {
             return Ok(report);
         };
         let engine = match engine_for(&game) {
@@ -123,12 +124,13 @@ pub fn check_log_with(
     }
     let (game, engine) = &games.loaded[&log.game];
     // A `deck:` path was not named on the command line: it is read only from
-    // inside the project (the working folder, the data folder) or the log's own folder.
+    // inside the game's data folder or the log's own folder.
     let log_dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let scope = Scope::within_any(&[Path::new("."), data, log_dir]);
+    let pack_data = game.dir.parent().unwrap_or(Path::new("."));
+    let scope = Scope::within_any(&[pack_data, log_dir]);
     let Some(log) = check_decks(game, log, path, &scope, &mut report)? else {
         return Ok(report);
     };
@@ -334,17 +336,19 @@ fn quote<'a>(items: impl Iterator<Item = &'a str>) -> String {
     crate::pack::reader::quote_list(&items.collect::<Vec<_>>())
 }
 
-/// Loads and checks the log's game; a broken pack stops the replay.
-fn load_game(data: &Path, log: &log::Log, report: &mut LogReport) -> Result<Option<Game>, Fatal> {
-    let known: Vec<String> = pack::pack_dirs(data, &[])?
-        .iter()
-        .filter_map(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
-        .collect();
+/// Loads and checks the log's game (the project's, else built in); a broken
+/// pack stops the replay.
+fn load_game(catalog: &Catalog, log: &log::Log, report: &mut LogReport) -> Result<Option<Game>, Fatal> {
+    let known: Vec<String> = catalog.games().into_iter().map(|(id, _)| id).collect();
     if !known.contains(&log.game) {
+        let place = match catalog.data() {
+            Some(d) => format!("in `{}` nor built in", d.display()),
+            None => "built in (and not in a project)".to_owned(),
+        };
         report.diagnostics.push(
             Diagnostic::new(
                 Code::LogFormat,
-                format!("no game pack `{}` in `{}`", log.game, data.display()),
+                format!("no game pack `{}` {place}", log.game),
             )
             .at(log.game_span)
             .label("unknown game")
@@ -353,18 +357,7 @@ fn load_game(data: &Path, log: &log::Log, report: &mut LogReport) -> Result<Opti
         );
         return Ok(None);
     }
-    let checked = check(data, std::slice::from_ref(&log.game), &Limits::default()).map_err(Fatal::Load)?;
-    if checked.has_errors() {
-        let n = checked.diagnostics.errors();
-        return Err(Fatal::Load(LoadError::NoPacks {
-            path: data.join(&log.game),
-            detail: format!(
-                "the `{}` pack has {n} problem(s); run `pnpkit check {}` first",
-                log.game, log.game
-            ),
-        }));
-    }
-    Ok(checked.games.into_iter().next())
+    super::ctx::load_game(catalog, &log.game).map(Some)
 }
 
 /// The rule's section title in the reference (English, else the first locale).
@@ -433,12 +426,13 @@ fn failure_diagnostic(f: &Failure, title: Option<&str>, players: &[String], log:
     d
 }
 
-pub fn run(cli: &Cli, args: &LogArgs) -> Result<Outcome, Fatal> {
+pub fn run(cx: &super::Ctx, args: &LogArgs) -> Result<Outcome, Fatal> {
+    let cli = cx.cli;
     let mut games = Games::default();
     let options = Options {
         trace: args.trace || args.html.is_some(),
     };
-    let mut report = check_log_with(&mut games, &cli.data, &args.file, &Scope::named(), &options)?;
+    let mut report = check_log_with(&mut games, &cx.catalog, &args.file, &Scope::named(), &options)?;
     let page = match (&args.html, &report.log, &report.replay) {
         (Some(path), Some(log), Some(replay)) => {
             let (game, engine) = &games.loaded[&log.game];

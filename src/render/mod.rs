@@ -927,7 +927,7 @@ pub fn compile(
             .iter()
             .map(|w| {
                 let family = w.message.rsplit(':').next().unwrap_or_default().trim().to_owned();
-                let families = crate::fonts::families(&shared.root().join("fonts")).families;
+                let families = crate::fonts::families(&shared.fonts_dir()).families;
                 let d = typst_diagnostic(&world, w, plan, sources, Code::UnknownFont);
                 let hint = crate::fonts::unknown(&family, &families);
                 Diagnostic {

@@ -28,10 +28,13 @@ pub fn epoch() -> i64 {
         .unwrap_or(DEFAULT_EPOCH)
 }
 
-/// The layout file of a game: its own `templates/<game>/kit.typ`, or the shared generic one.
-pub fn template_for(root: &Path, game: &str) -> String {
-    if root.join("templates").join(game).join("kit.typ").is_file() {
-        format!("/templates/{game}/kit.typ")
+/// The layout file of a game: its own `templates/<game>/kit.typ` (the
+/// project's, or for a built-in game the built-in one), or the shared generic one.
+pub fn template_for(shared: &Shared, game: &Game) -> String {
+    let rel = format!("templates/{}/kit.typ", game.id);
+    let in_project = shared.root().is_some_and(|r| r.join(&rel).is_file());
+    if in_project || (game.built_in && crate::builtin::file(&rel).is_some()) {
+        format!("/{rel}")
     } else {
         "/templates/shared/generic.typ".to_string()
     }
@@ -263,7 +266,7 @@ pub fn build_with(
     let selected = opts.locales.clone().unwrap_or_default();
     let mut groups: Vec<Group> = Vec::new();
     for game in games {
-        let template = template_for(shared.root(), &game.id);
+        let template = template_for(shared, game);
         let mut locales: Vec<(String, bool)> = match &opts.locales {
             _ if run.pictures_only => Vec::new(),
             Some(l) => game
