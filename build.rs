@@ -21,7 +21,9 @@ fn main() {
         walk(&manifest, &manifest.join(root), &mut files);
     }
     files.sort();
-    let mut out = String::from("/// Every embedded file: its path from the crate root (`/`-separated) and bytes, sorted by path.\n");
+    let mut out = String::from(
+        "/// Every embedded file: its path from the crate root (`/`-separated) and bytes, sorted by path.\n",
+    );
     out.push_str("pub static FILES: &[(&str, &[u8])] = &[\n");
     for rel in &files {
         let abs = manifest.join(rel);
@@ -49,7 +51,10 @@ fn walk(base: &Path, dir: &Path, out: &mut Vec<String>) {
             walk(base, &path, out);
         } else if kind.is_file() {
             let rel = path.strip_prefix(base).expect("below the crate root");
-            let parts: Vec<_> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+            let parts: Vec<_> = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
             out.push(parts.join("/"));
         }
     }

@@ -28,10 +28,11 @@ pub fn file(path: &str) -> Option<&'static [u8]> {
 pub fn under(dir: &str) -> impl Iterator<Item = (&'static str, &'static [u8])> {
     let prefix = format!("{}/", dir.trim_matches('/'));
     let start = table::FILES.partition_point(|(p, _)| *p < prefix.as_str());
+    let len = prefix.len();
     table::FILES[start..]
         .iter()
         .take_while(move |(p, _)| p.starts_with(&prefix))
-        .map(move |(p, b)| (&p[prefix.len()..], *b))
+        .map(move |(p, b)| (&p[len..], *b))
 }
 
 /// Whether the folder `dir` holds any embedded file.

@@ -219,9 +219,11 @@ pub enum Command {
     Games,
 
     /// Make the current folder a pnpkit project: write `pnpkit.toml` with every setting explained.
-    #[command(after_help = "Examples:\n  pnpkit init                        in a folder that already holds data/\n  \
+    #[command(
+        after_help = "Examples:\n  pnpkit init                        in a folder that already holds data/\n  \
                             pnpkit new mygame                  in an empty folder: the project and a first game\n\n\
-                            Refuses (exit 2) when pnpkit.toml exists.")]
+                            Refuses (exit 2) when pnpkit.toml exists."
+    )]
     Init,
 
     /// List or copy out the layouts built into pnpkit.
@@ -617,11 +619,13 @@ pub enum TemplatesAction {
     /// List the layouts, pages and fonts built into pnpkit, and which of them the project overrides.
     List,
     /// Copy built-in layouts into the project's `templates/` to edit them (never overwrites).
-    #[command(after_help = "Examples:\n  pnpkit templates eject shared      the sheet, card frame, cover and rules layouts\n  \
+    #[command(
+        after_help = "Examples:\n  pnpkit templates eject shared      the sheet, card frame, cover and rules layouts\n  \
                             pnpkit templates eject unmatched   a shipped game's layouts\n  \
                             pnpkit templates eject             every built-in template folder\n\n\
                             A file in the project's templates/ takes the place of the built-in file of the same\n\
-                            path; delete it to go back to the built-in one.")]
+                            path; delete it to go back to the built-in one."
+    )]
     Eject {
         /// Template folders (`shared`, `gallery`, a game id); all when empty.
         #[arg(value_name = "FOLDER")]
@@ -752,7 +756,8 @@ pub fn command(config: Option<&crate::project::Config>) -> clap::Command {
                 let Some(arg) = sub.get_arguments().find(|a| a.get_id() == *id) else {
                     continue;
                 };
-                let takes_many = arg.get_num_args().is_some_and(|n| n.max_values() > 1) || arg.get_value_delimiter().is_some();
+                let takes_many =
+                    arg.get_num_args().is_some_and(|n| n.max_values() > 1) || arg.get_value_delimiter().is_some();
                 let values: Vec<String> = if single || !takes_many {
                     values.iter().take(1).cloned().collect()
                 } else {

@@ -82,7 +82,7 @@ pub fn unknown(family: &str, families: &[String]) -> Diagnostic {
             crate::pack::reader::quote_list(families)
         )
     })
-        .help("add the font file (with its licence) to `fonts/`, or use a family that is there");
+    .help("add the font file (with its licence) to `fonts/`, or use a family that is there");
     d = d.suggest(family, families.iter().map(String::as_str));
     d
 }

@@ -305,3 +305,17 @@ pub fn to_pretty(v: &Value) -> String {
     s.push('\n');
     s
 }
+
+/// Every schema file of a pack: `<pack>/schemas/game.schema.json` and one
+/// per kind, with its text.
+pub fn pack_files(game: &Game) -> Vec<(std::path::PathBuf, String)> {
+    let dir = game.dir.join("schemas");
+    let mut files = vec![(dir.join("game.schema.json"), to_pretty(&game_schema()))];
+    for kind in game.kinds.values() {
+        files.push((
+            dir.join(format!("{}.schema.json", kind.id)),
+            to_pretty(&kind_schema(game, kind)),
+        ));
+    }
+    files
+}

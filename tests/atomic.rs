@@ -225,6 +225,7 @@ fn project() -> tempfile::TempDir {
         common::copy_dir(&root.join(d), &dir.path().join(d));
     }
     common::copy_dir(&root.join("tests/fixtures/minimal"), &dir.path().join("data"));
+    common::mark(dir.path());
     dir
 }
 
@@ -352,6 +353,7 @@ fn a_killed_import_leaves_the_data_old_or_new_and_no_scratch() {
     let make = || {
         let dir = tempfile::tempdir().unwrap();
         common::copy_dir(&common::root().join("data/openwars"), &dir.path().join("data/openwars"));
+        common::mark(dir.path());
         let o = common::pnpkit_in(dir.path(), &["export-sheet", "openwars", "spell", "-o", "spells.csv"]);
         assert_eq!(o.status.code(), Some(0), "{}", common::out(&o));
         let csv = std::fs::read_to_string(dir.path().join("spells.csv")).unwrap();
@@ -420,6 +422,7 @@ fn a_killed_i18n_import_leaves_the_data_old_or_new_and_no_scratch() {
     let make = || {
         let dir = tempfile::tempdir().unwrap();
         common::copy_dir(&common::root().join("data/openwars"), &dir.path().join("data/openwars"));
+        common::mark(dir.path());
         let o = common::pnpkit_in(
             dir.path(),
             &["i18n", "export", "openwars", "--locale", "en", "--out", "po"],

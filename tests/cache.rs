@@ -31,6 +31,7 @@ fn project() -> tempfile::TempDir {
         &root().join("tests/fixtures/layout/data/lay"),
         &dir.path().join("data/lay"),
     );
+    common::mark(dir.path());
     dir
 }
 

@@ -67,6 +67,7 @@ fn every_code_has_a_fixture_that_reports_it() {
             "sheet-",
             "i18n-",
             "stats-",
+            "project-",
         ]
         .iter()
         .any(|p| c.name().starts_with(p))

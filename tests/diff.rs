@@ -34,6 +34,7 @@ fn project(v: &str) -> tempfile::TempDir {
     common::copy_dir(&common::root().join("templates"), &dir.path().join("templates"));
     common::copy_dir(&fixture("templates"), &dir.path().join("templates"));
     common::copy_dir(&fixture(v), &dir.path().join("data"));
+    common::mark(dir.path());
     dir
 }
 

@@ -36,6 +36,7 @@ fn scratch() -> tempfile::TempDir {
             .status()
             .unwrap();
     }
+    std::fs::write(dir.path().join("pnpkit.toml"), "").unwrap();
     dir
 }
 
@@ -135,7 +136,7 @@ fn designs_match_their_golden_images() {
             failures.push(format!("{game_id}: no {kind} `{id}` (update the golden cases)"));
             continue;
         }
-        let pieces = plan_pieces(game, "en", &KitOptions::default(), &template_for(&root(), game_id));
+        let pieces = plan_pieces(game, "en", &KitOptions::default(), &template_for(&shared, game));
         let mut sources = pnpkit::diag::SourceMap::default();
         let (chunk, page) = pieces.locate(kind, id, face, None);
         let doc = compile(&shared, &pieces.chunks[chunk], &[], &mut sources, None)

@@ -19,6 +19,7 @@ use proptest::prelude::*;
 fn project(game: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     copy_dir(&root().join("data").join(game), &dir.path().join("data").join(game));
+    common::mark(dir.path());
     let po = dir.path().join("po").join(game).join("i18n/en.po");
     (dir, po)
 }

@@ -551,6 +551,7 @@ fn scratch_project() -> tempfile::TempDir {
     copy(&root().join("fonts"), dir.path());
     copy(&root().join("templates"), dir.path());
     copy(&root().join("tests/fixtures/minimal"), &dir.path().join("data"));
+    std::fs::write(dir.path().join("pnpkit.toml"), "").unwrap();
     dir
 }
 

@@ -14,6 +14,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use pnpkit::cmd::log::{LogReport, check_log, human};
+use pnpkit::project::Catalog;
 use pnpkit::rules::replay::FailureKind;
 use pnpkit::rules::{Options, Replayer, engine_for, engine_games, random};
 
@@ -26,7 +27,12 @@ fn engine(id: &str) -> Box<dyn Replayer> {
 
 /// Runs `pnpkit log` on a file given relative to the crate root.
 fn run(rel: &Path) -> LogReport {
-    check_log(Path::new("data"), rel, &Options::default()).expect("log readable")
+    check_log(
+        &Catalog::new(Some("data".into()), "fonts".into()),
+        rel,
+        &Options::default(),
+    )
+    .expect("log readable")
 }
 
 fn yaml_files(dir: &Path) -> Vec<PathBuf> {

@@ -103,6 +103,7 @@ fn unspanned(x: &impl std::fmt::Debug) -> String {
 fn project(game: &str) -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();
     copy_dir(&root().join("data").join(game), &tmp.path().join("data").join(game));
+    common::mark(tmp.path());
     tmp
 }
 

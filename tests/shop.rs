@@ -21,7 +21,7 @@ fn export(game: &str, shop_id: &str) -> Export {
         g,
         "en",
         shop::shop(shop_id).unwrap(),
-        &template_for(common::root(), game),
+        &template_for(&shared, g),
     )
     .unwrap_or_else(|p| {
         panic!(

@@ -22,6 +22,7 @@ fn project() -> tempfile::TempDir {
     copy_dir(&root.join("fonts"), &tmp.path().join("fonts"));
     copy_dir(&root.join("templates/shared"), &tmp.path().join("templates/shared"));
     copy_dir(&root.join("tests/fixtures/minimal/demo"), &tmp.path().join("data/demo"));
+    common::mark(tmp.path());
     tmp
 }
 

@@ -78,7 +78,11 @@ pub fn check_packs(dirs: &[PackDir], fonts: &Path, limits: &Limits) -> Result<Re
             })?;
             scopes.push((&d.data, scope));
         }
-        let scope = &scopes.iter().find(|(p, _)| *p == d.data.as_path()).expect("added above").1;
+        let scope = &scopes
+            .iter()
+            .find(|(p, _)| *p == d.data.as_path())
+            .expect("added above")
+            .1;
         let before = report.games.len();
         check_pack(&d.dir, fonts, limits, scope, &mut report)?;
         for g in &mut report.games[before..] {

@@ -6,16 +6,13 @@ use std::time::Instant;
 
 use super::check::human;
 use super::{Fatal, Outcome, Status, use_color};
-use crate::check::{Report, check};
-use crate::cli::{BuildArgs, Cli, DuplexArg, Format, LayoutArg, PaperArg, PrintArgs};
+use crate::check::Report;
+use crate::cli::{BuildArgs, DuplexArg, Format, LayoutArg, PaperArg, PrintArgs};
 use crate::diag::{Diagnostic, SourceMap, render_human, to_json};
 use crate::fsx::txn::DirSwap;
-use crate::pack;
-use crate::pack::yaml::Limits;
 use crate::render::impose::{self, Duplex, Settings};
 use crate::render::manifest::{Inputs, KeptFile, Manifest};
 use crate::render::pipeline::{Built, GameStats, Run, Stats, build_with, epoch};
-use crate::render::world::Shared;
 use crate::render::{KitOptions, Layout};
 
 pub fn options(args: &BuildArgs) -> KitOptions {

@@ -5,11 +5,10 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::{Fatal, Outcome, Progress, Status, render_each, use_color};
+use crate::check::Report;
 use crate::check::coverage::{Coverage, coverage};
-use crate::check::{Report, check};
-use crate::cli::{CheckArgs, Cli, Format};
+use crate::cli::{CheckArgs, Format};
 use crate::diag::{Diagnostic, JsonDiagnostic, Severity, SourceMap, render_human, to_json};
-use crate::pack::yaml::Limits;
 use crate::render::pipeline::build_all;
 use crate::render::{KitOptions, preflight};
 

@@ -65,11 +65,15 @@ impl<'a> Ctx<'a> {
         if let Some(g) = given {
             return Ok(g.clone());
         }
-        match (&self.project, &self.root) {
-            (Some(p), Some(root)) => Ok(root.join(p.output().strip_prefix(&p.root).unwrap_or(Path::new("output")))),
-            _ => Err(Fatal::Setup(format!(
-                "no output folder: outside a project name one with `--out DIR` ({NOT_IN_A_PROJECT})"
-            ))),
+        match &self.project {
+            Some(p) => Ok(std::env::current_dir()
+                .map(|cwd| relative(&p.output(), &cwd))
+                .unwrap_or_else(|_| p.output())),
+            _ => Err(Fatal::Setup(
+                "no output folder: outside a pnpkit project, name one with `--out DIR` (or make this folder a \
+                 project: `pnpkit init`)"
+                    .into(),
+            )),
         }
     }
 
@@ -153,6 +157,9 @@ mod tests {
         assert_eq!(relative(Path::new("/p"), Path::new("/p")), Path::new("."));
         assert_eq!(relative(Path::new("/p/data"), Path::new("/p")), Path::new("data"));
         assert_eq!(relative(Path::new("/p"), Path::new("/p/a/b")), Path::new("../.."));
-        assert_eq!(relative(Path::new("/p/output"), Path::new("/p/cards")), Path::new("../output"));
+        assert_eq!(
+            relative(Path::new("/p/output"), Path::new("/p/cards")),
+            Path::new("../output")
+        );
     }
 }

@@ -7,16 +7,13 @@
 use std::path::{Path, PathBuf};
 
 use super::{Fatal, Outcome, use_color};
-use crate::check::check;
-use crate::cli::{Cli, DeckArgs, Format};
+use crate::cli::{DeckArgs, Format};
 use crate::deck::validate::mode_for_players;
 use crate::deck::{Context, DeckReport, batch, check_list};
 use crate::diag::SourceMap;
 use crate::fsx::read::Scope;
 use crate::model::Game;
-use crate::pack::yaml::Limits;
-use crate::pack::{Input, LoadError};
-use crate::render::world::Shared;
+use crate::pack::Input;
 
 /// Reads a list file inside `scope` and checks it.
 pub fn check_file(

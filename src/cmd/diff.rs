@@ -58,7 +58,7 @@ pub fn run(cx: &super::Ctx, args: &DiffArgs, progress: &dyn Progress) -> Result<
     let stdout = match cli.format {
         Format::Human => {
             let mut s = report::human(&d);
-            s.push_str(&format!("wrote {} files into {}\n", written.len(), args.out.display()));
+            s.push_str(&format!("wrote {} files into {}\n", written.len(), out.display()));
             s
         }
         Format::Json => {

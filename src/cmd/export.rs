@@ -9,14 +9,12 @@ use rayon::prelude::*;
 
 use super::check::human;
 use super::{Fatal, Outcome, Status, use_color};
-use crate::check::check;
 use crate::cli::{Cli, ExportArgs, Format, StyleArg};
 use crate::diag::render_human;
 use crate::export::{Style, TtsCard, png, rasterize, target_px, tts_cell, tts_deck_json, tts_sheets};
 use crate::fsx::write_atomic;
 use crate::model::Shape;
-use crate::pack::yaml::Limits;
-use crate::render::pipeline::{epoch, template_for};
+use crate::render::pipeline::template_for;
 use crate::render::world::Shared;
 use crate::render::{KitOptions, compile, has_backs, plan_pieces};
 
@@ -58,7 +56,7 @@ pub fn run(cx: &super::Ctx, args: &ExportArgs, progress: &dyn super::Progress) -
         .collect();
     progress.start(jobs.len(), "exporting");
     for (game, locale) in jobs {
-        let pieces = plan_pieces(game, &locale, &opts, &template_for(shared, game));
+        let pieces = plan_pieces(game, &locale, &opts, &template_for(&shared, game));
         let mut docs = Vec::new();
         for chunk in &pieces.chunks {
             let mut sources = crate::diag::SourceMap::default();
@@ -248,10 +246,7 @@ fn shop_export(
                 )
         }
         Format::Json => {
-            let list: Vec<_> = files
-                .iter()
-                .map(|(p, _)| out.join(p).display().to_string())
-                .collect();
+            let list: Vec<_> = files.iter().map(|(p, _)| out.join(p).display().to_string()).collect();
             let diags: Vec<_> = warnings.iter().map(|(d, s)| crate::diag::to_json(d, s)).collect();
             let mut s = serde_json::to_string_pretty(&serde_json::json!({"files": list, "diagnostics": diags}))
                 .unwrap_or_default();

@@ -6,14 +6,11 @@ use std::time::Instant;
 
 use super::check::human;
 use super::{Fatal, Outcome, Progress, Status, use_color};
-use crate::check::check;
-use crate::cli::{Cli, GalleryArgs};
+use crate::cli::GalleryArgs;
 use crate::diag::{Diagnostic, SourceMap, render_human};
 use crate::fsx::txn::DirSwap;
-use crate::pack::yaml::Limits;
 use crate::render::KitOptions;
 use crate::render::pipeline::{Run, build_with};
-use crate::render::world::Shared;
 
 /// Stages gallery files (paths under `out`) in `swap`; returns how many.
 pub fn stage(swap: &DirSwap, out: &Path, files: &[(PathBuf, Vec<u8>)]) -> Result<usize, Fatal> {

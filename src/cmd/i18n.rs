@@ -6,8 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::check::human;
 use super::{Fatal, Outcome, Status, use_color};
-use crate::check::check;
-use crate::cli::{Cli, Format, I18nAction, I18nArgs};
+use crate::cli::{Format, I18nAction, I18nArgs};
 use crate::fsx::write_atomic;
 use crate::i18n::{Entry, State, inventory, parse_lock, state, to_po, write_lock};
 use crate::model::Game;
@@ -146,7 +145,11 @@ pub fn run(cx: &super::Ctx, args: &I18nArgs) -> Result<Outcome, Fatal> {
                 }
                 I18nAction::Export => {
                     let po = to_po(&game.id, &game.locales[0], &locale, &entries, &lock);
-                    let path = cx.out(&args.out)?.join(&game.id).join("i18n").join(format!("{locale}.po"));
+                    let path = cx
+                        .out(&args.out)?
+                        .join(&game.id)
+                        .join("i18n")
+                        .join(format!("{locale}.po"));
                     write_atomic(&path, po.as_bytes()).map_err(|source| Fatal::Write {
                         path: path.clone(),
                         source,

@@ -7,14 +7,13 @@ use serde::Serialize;
 use serde_json::Value as Json;
 
 use super::{Fatal, Outcome, use_color};
-use crate::check::check;
-use crate::cli::{Cli, Format, LogArgs};
+use crate::cli::{Format, LogArgs};
 use crate::diag::{Code, Diagnostic, JsonDiagnostic, SourceMap, render_human, to_json};
 use crate::fsx::read::Scope;
 use crate::model::Game;
-use crate::project::Catalog;
 use crate::pack::yaml::Limits;
-use crate::pack::{self, Input, LoadError};
+use crate::pack::{self, Input};
+use crate::project::Catalog;
 use crate::rules::replay::{Failure, FailureKind, flow};
 use crate::rules::{Options, Replay, engine_for, log};
 
@@ -346,14 +345,11 @@ fn load_game(catalog: &Catalog, log: &log::Log, report: &mut LogReport) -> Resul
             None => "built in (and not in a project)".to_owned(),
         };
         report.diagnostics.push(
-            Diagnostic::new(
-                Code::LogFormat,
-                format!("no game pack `{}` {place}", log.game),
-            )
-            .at(log.game_span)
-            .label("unknown game")
-            .expected(format!("one of {}", quote(known.iter().map(String::as_str))))
-            .suggest(&log.game, known.iter().map(String::as_str)),
+            Diagnostic::new(Code::LogFormat, format!("no game pack `{}` {place}", log.game))
+                .at(log.game_span)
+                .label("unknown game")
+                .expected(format!("one of {}", quote(known.iter().map(String::as_str))))
+                .suggest(&log.game, known.iter().map(String::as_str)),
         );
         return Ok(None);
     }

@@ -3,9 +3,7 @@
 
 use super::check::human;
 use super::{Fatal, Outcome, render_each, use_color};
-use crate::check::check;
-use crate::cli::{Cli, Format, PaperArg, PreflightArgs};
-use crate::pack::yaml::Limits;
+use crate::cli::{Format, PaperArg, PreflightArgs};
 use crate::render::impose;
 use crate::render::pipeline::build_all;
 use crate::render::{KitOptions, preflight};

@@ -58,7 +58,11 @@ fn scaffold_files(id: &str) -> Files {
         layouts: Vec::new(),
     };
     for (rel, bytes) in crate::builtin::under("templates/scaffold") {
-        let to = if rel.ends_with(".typ") { &mut files.layouts } else { &mut files.pack };
+        let to = if rel.ends_with(".typ") {
+            &mut files.layouts
+        } else {
+            &mut files.pack
+        };
         to.push((rel.to_owned(), fill(bytes)));
     }
     files
@@ -195,6 +199,24 @@ pub fn run(cx: &super::Ctx, args: &NewArgs) -> Result<Outcome, Fatal> {
         }
     };
     written.extend(write_game(&data, &root, id, &files)?);
+    // The JSON Schemas the files' `yaml-language-server` comments point at.
+    let pack = crate::check::PackDir {
+        dir: data.join(id),
+        data: data.clone(),
+        built_in: false,
+    };
+    let report = crate::check::check_packs(&[pack], &root.join("fonts"), &crate::pack::yaml::Limits::default())?;
+    for game in &report.games {
+        for (path, text) in crate::schema::pack_files(game) {
+            write_atomic(&path, text.as_bytes()).map_err(|source| Fatal::Write {
+                path: path.clone(),
+                source,
+            })?;
+            if !written.contains(&path) {
+                written.push(path);
+            }
+        }
+    }
     let mut stdout = format!("created game `{id}`:\n");
     for p in &written {
         let shown = p.strip_prefix(".").unwrap_or(p);
@@ -218,7 +240,10 @@ pub fn run(cx: &super::Ctx, args: &NewArgs) -> Result<Outcome, Fatal> {
 pub fn init(cx: &super::Ctx) -> Result<Outcome, Fatal> {
     let data = cx.cli.data.clone().unwrap_or_else(|| PathBuf::from("data"));
     let path = write_marker(Path::new("."), &data)?;
-    let mut stdout = format!("wrote {}: this folder is a pnpkit project\n", path.display().to_string().trim_start_matches("./"));
+    let mut stdout = format!(
+        "wrote {}: this folder is a pnpkit project\n",
+        path.display().to_string().trim_start_matches("./")
+    );
     if let Some(outer) = &cx.project {
         stdout.push_str(&format!(
             "note: it is inside the project at {}; commands run here now use this one\n",
@@ -260,7 +285,11 @@ mod tests {
             String::from_utf8(list.iter().find(|(q, _)| q == p).unwrap().1.clone()).unwrap()
         };
         assert!(text(&f.pack, "game.yaml").lines().any(|l| l == "id: duel"));
-        assert!(text(&f.pack, "logs/sample-duel.yaml").lines().any(|l| l == "game: duel"));
+        assert!(
+            text(&f.pack, "logs/sample-duel.yaml")
+                .lines()
+                .any(|l| l == "game: duel")
+        );
         assert!(text(&f.layouts, "kit.typ").contains("/templates/duel/parts.typ"));
         assert!(!text(&f.layouts, "kit.typ").contains("/templates/unmatched/"));
     }

@@ -4,11 +4,9 @@ use std::path::PathBuf;
 
 use super::check::human;
 use super::{Fatal, Outcome, Status, use_color};
-use crate::check::check;
-use crate::cli::{Cli, SchemaArgs};
+use crate::cli::SchemaArgs;
 use crate::diag::Severity;
 use crate::fsx::write_atomic;
-use crate::pack::yaml::Limits;
 use crate::schema::{game_schema, kind_schema, to_pretty};
 
 pub fn run(cx: &super::Ctx, args: &SchemaArgs) -> Result<Outcome, Fatal> {
@@ -39,14 +37,7 @@ pub fn run(cx: &super::Ctx, args: &SchemaArgs) -> Result<Outcome, Fatal> {
         if !args.check {
             cx.editable(game, "given schemas")?;
         }
-        let dir = game.dir.join("schemas");
-        files.push((dir.join("game.schema.json"), to_pretty(&game_schema())));
-        for kind in game.kinds.values() {
-            files.push((
-                dir.join(format!("{}.schema.json", kind.id)),
-                to_pretty(&kind_schema(game, kind)),
-            ));
-        }
+        files.extend(crate::schema::pack_files(game));
     }
     let mut stdout = String::new();
     let mut stale = 0;

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::{Fatal, Outcome, Status, use_color};
 use crate::check::{Report, check};
-use crate::cli::{Cli, ExportSheetArgs, Format, ImportArgs};
+use crate::cli::{ExportSheetArgs, Format, ImportArgs};
 use crate::diag::{Diagnostic, Severity, SourceMap, render_human, to_json};
 use crate::fsx::read::Scope;
 use crate::fsx::txn::{FileTxn, Scratch, copy_tree};

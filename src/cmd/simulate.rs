@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::{Fatal, Outcome, Progress};
-use crate::cli::{Cli, Format, SimulateArgs};
+use crate::cli::{Format, SimulateArgs};
 use crate::diag::Code;
 use crate::rules::Options;
 use crate::rules::selfplay::Policy;
@@ -105,7 +105,14 @@ pub fn run(cx: &super::Ctx, args: &SimulateArgs, progress: &dyn Progress) -> Res
             })?;
         }
     }
-    let summary = Summary::of(&game.id, args.seed, &played, kept.then_some(out.as_path()), unclean.len(), redrawn);
+    let summary = Summary::of(
+        &game.id,
+        args.seed,
+        &played,
+        kept.then_some(out.as_path()),
+        unclean.len(),
+        redrawn,
+    );
     let mut stdout = match cli.format {
         Format::Human => summary.human(),
         Format::Json => serde_json::to_string_pretty(&summary).unwrap_or_default() + "\n",

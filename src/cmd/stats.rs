@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use super::{Fatal, Outcome, render_each, use_color};
-use crate::cli::{Cli, Format, StatsArgs};
+use crate::cli::{Format, StatsArgs};
 use crate::diag::{Diagnostic, SourceMap};
 use crate::fsx::read::Scope;
 use crate::rules::Options;

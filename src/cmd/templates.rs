@@ -28,7 +28,11 @@ fn list(cx: &super::Ctx) -> Result<Outcome, Fatal> {
     let root = cx.root();
     let rows: Vec<(String, bool)> = crate::builtin::under("templates")
         .map(|(rel, _)| format!("templates/{rel}"))
-        .chain(crate::builtin::fonts().into_iter().map(|(name, _)| format!("fonts/{name}")))
+        .chain(
+            crate::builtin::fonts()
+                .into_iter()
+                .map(|(name, _)| format!("fonts/{name}")),
+        )
         .map(|path| {
             let overridden = root.is_some_and(|r| r.join(&path).is_file());
             (path, overridden)

@@ -14,8 +14,7 @@ use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use super::{Fatal, Outcome, Progress, Status, use_color};
-use crate::check::check;
-use crate::cli::{Cli, PaperArg, WatchArgs};
+use crate::cli::{PaperArg, WatchArgs};
 use crate::diag::{Diagnostic, SourceMap, render_human};
 use crate::fsx::write_atomic;
 use crate::pack::yaml::Limits;
@@ -353,7 +352,8 @@ impl Session {
         events: Receiver<notify_debouncer_full::DebounceEventResult>,
         report: &dyn Report,
     ) -> Result<(), Fatal> {
-        let fonts = self.root.join("fonts").canonicalize().unwrap_or_default();
+        // A project without `fonts/` uses the built-in fonts: no path is a font change.
+        let fonts = self.root.join("fonts").canonicalize().ok();
         for batch in events {
             let paths: Vec<PathBuf> = match batch {
                 Ok(events) => events
@@ -372,7 +372,7 @@ impl Session {
             if paths.is_empty() {
                 continue;
             }
-            if paths.iter().any(|p| p.starts_with(&fonts)) {
+            if fonts.as_ref().is_some_and(|f| paths.iter().any(|p| p.starts_with(f))) {
                 self.reload_fonts()?;
             }
             let root = self.root.canonicalize().unwrap_or_default();

@@ -14,7 +14,7 @@ use crate::pack::yaml::Limits;
 use crate::pack::{self, LoadError};
 
 /// Where a game comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Origin {
     /// A folder of the data folder.
@@ -61,7 +61,10 @@ impl Catalog {
         let mut out: Vec<(String, Origin)> = Vec::new();
         if let Some(dirs) = self.data.as_ref().and_then(|d| pack::pack_dirs(d, &[]).ok()) {
             for d in dirs {
-                out.push((d.file_name().unwrap_or_default().to_string_lossy().into_owned(), Origin::Project));
+                out.push((
+                    d.file_name().unwrap_or_default().to_string_lossy().into_owned(),
+                    Origin::Project,
+                ));
             }
         }
         for id in crate::builtin::games() {
@@ -135,7 +138,10 @@ impl Catalog {
             Some(d) => detail.push_str(&format!("`{}` has no folder `{id}`", d.display())),
             None => detail.push_str("not in a project"),
         }
-        detail.push_str(&format!(" and no built-in game has that id (built in: {})", built_in.join(", ")));
+        detail.push_str(&format!(
+            " and no built-in game has that id (built in: {})",
+            built_in.join(", ")
+        ));
         let games = self.games();
         if let Some(near) = crate::diag::did_you_mean(id, games.iter().map(|(g, _)| g.as_str())) {
             detail.push_str(&format!("; did you mean `{near}`?"));
@@ -207,7 +213,11 @@ mod tests {
         let r = c.check(&["unmatched".into()], &Limits::default()).unwrap();
         assert!(!r.has_errors(), "{:?}", r.diagnostics);
         assert!(r.games[0].built_in);
-        assert!(r.sources.path(crate::diag::FileId(0)).starts_with("<built-in>/data/unmatched"));
+        assert!(
+            r.sources
+                .path(crate::diag::FileId(0))
+                .starts_with("<built-in>/data/unmatched")
+        );
         let e = c.resolve(&["unmatchd".into()]).unwrap_err().to_string();
         assert!(e.contains("did you mean `unmatched`"), "{e}");
     }

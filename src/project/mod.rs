@@ -134,14 +134,24 @@ pub struct Project {
 impl Project {
     /// The game packs' folder.
     pub fn data(&self) -> PathBuf {
-        self.root
-            .join(self.config.project.data.as_ref().map_or(Path::new("data"), |d| d.get_ref()))
+        self.root.join(
+            self.config
+                .project
+                .data
+                .as_ref()
+                .map_or(Path::new("data"), |d| d.get_ref()),
+        )
     }
 
     /// The output folder.
     pub fn output(&self) -> PathBuf {
-        self.root
-            .join(self.config.project.output.as_ref().map_or(Path::new("output"), |d| d.get_ref()))
+        self.root.join(
+            self.config
+                .project
+                .output
+                .as_ref()
+                .map_or(Path::new("output"), |d| d.get_ref()),
+        )
     }
 
     pub fn marker(&self) -> PathBuf {
@@ -201,7 +211,10 @@ fn load(root: &Path, marker: &Path) -> Result<Project, FindError> {
         Err(why) => {
             let d = Diagnostic::new(Code::ProjectConfig, format!("`{MARKER}` is not read: {why}"))
                 .in_file(marker)
-                .expected(format!("a TOML file of at most {}", crate::fsx::read::bytes(MAX_MARKER)));
+                .expected(format!(
+                    "a TOML file of at most {}",
+                    crate::fsx::read::bytes(MAX_MARKER)
+                ));
             return Err(FindError::Invalid {
                 diagnostics: vec![d],
                 sources,
@@ -291,12 +304,18 @@ fn validate(config: &Config, span: &dyn Fn(std::ops::Range<usize>) -> crate::dia
     for (key, folder) in [("data", &p.data), ("output", &p.output)] {
         let Some(folder) = folder else { continue };
         let f = folder.get_ref();
-        if f.as_os_str().is_empty() || f.is_absolute() || f.components().any(|c| matches!(c, std::path::Component::ParentDir)) {
+        if f.as_os_str().is_empty()
+            || f.is_absolute()
+            || f.components().any(|c| matches!(c, std::path::Component::ParentDir))
+        {
             out.push(
-                Diagnostic::new(Code::ProjectConfig, format!("`{key}` is not a folder inside the project"))
-                    .at(span(folder.span()))
-                    .found(format!("`{}`", f.display()))
-                    .expected("a folder inside the project, relative to `pnpkit.toml`"),
+                Diagnostic::new(
+                    Code::ProjectConfig,
+                    format!("`{key}` is not a folder inside the project"),
+                )
+                .at(span(folder.span()))
+                .found(format!("`{}`", f.display()))
+                .expected("a folder inside the project, relative to `pnpkit.toml`"),
             );
         }
     }
@@ -341,7 +360,10 @@ mod tests {
         assert!(p.output().ends_with("kits"));
         assert_eq!(
             p.config.option_defaults(),
-            vec![("paper", vec!["letter".to_string()]), ("margin", vec!["6.35".to_string()])]
+            vec![
+                ("paper", vec!["letter".to_string()]),
+                ("margin", vec!["6.35".to_string()])
+            ]
         );
     }
 
@@ -353,9 +375,15 @@ mod tests {
         assert!(e[1].starts_with("3:10 `duplex` cannot be `sideways`"), "{e:?}");
         assert!(e[2].starts_with("4:10 `margin` is out of range"), "{e:?}");
         let e = project("[build]\npaper = [\"a4\"]\n").unwrap_err();
-        assert!(e[0].starts_with("2:1") && e[0].contains("unknown field `paper`"), "{e:?}");
+        assert!(
+            e[0].starts_with("2:1") && e[0].contains("unknown field `paper`"),
+            "{e:?}"
+        );
         let e = project("[project]\ndata = \"../elsewhere\"\n").unwrap_err();
-        assert!(e[0].starts_with("2:8") && e[0].contains("not a folder inside the project"), "{e:?}");
+        assert!(
+            e[0].starts_with("2:8") && e[0].contains("not a folder inside the project"),
+            "{e:?}"
+        );
     }
 
     #[test]
@@ -364,9 +392,33 @@ mod tests {
         let names = |v: &[clap::builder::PossibleValue]| v.iter().map(|p| p.get_name().to_owned()).collect::<Vec<_>>();
         let of = |all: Vec<Option<clap::builder::PossibleValue>>| names(&all.into_iter().flatten().collect::<Vec<_>>());
         use crate::cli::{DuplexArg, LayoutArg, PaperArg, ShopArg};
-        assert_eq!(of(PaperArg::value_variants().iter().map(|v| v.to_possible_value()).collect()), PAPERS);
-        assert_eq!(of(DuplexArg::value_variants().iter().map(|v| v.to_possible_value()).collect()), DUPLEX);
-        assert_eq!(of(LayoutArg::value_variants().iter().map(|v| v.to_possible_value()).collect()), LAYOUTS);
-        assert_eq!(of(ShopArg::value_variants().iter().map(|v| v.to_possible_value()).collect()), SHOPS);
+        assert_eq!(
+            of(PaperArg::value_variants()
+                .iter()
+                .map(|v| v.to_possible_value())
+                .collect()),
+            PAPERS
+        );
+        assert_eq!(
+            of(DuplexArg::value_variants()
+                .iter()
+                .map(|v| v.to_possible_value())
+                .collect()),
+            DUPLEX
+        );
+        assert_eq!(
+            of(LayoutArg::value_variants()
+                .iter()
+                .map(|v| v.to_possible_value())
+                .collect()),
+            LAYOUTS
+        );
+        assert_eq!(
+            of(ShopArg::value_variants()
+                .iter()
+                .map(|v| v.to_possible_value())
+                .collect()),
+            SHOPS
+        );
     }
 }

@@ -3,7 +3,6 @@
 //! writing anything. Commands (`build`, `watch`, `export`, `gallery`) call it.
 
 use std::collections::HashMap;
-use std::path::Path;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -14,6 +13,7 @@ use super::cache::{Entry, Keys, Store};
 use super::world::Shared;
 use super::{DocPlan, KitOptions, PiecesPlan, compile, pdf, plan_game, plan_pieces};
 use crate::diag::{Diagnostic, SourceMap};
+use crate::model::Game;
 use crate::progress::Progress;
 
 /// 2026-01-01T00:00:00Z: the creation date written into PDFs unless

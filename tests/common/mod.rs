@@ -32,6 +32,11 @@ pub fn out(o: &Output) -> String {
     )
 }
 
+/// Makes `dir` a pnpkit project (an empty `pnpkit.toml`: every setting at its default).
+pub fn mark(dir: &Path) {
+    std::fs::write(dir.join("pnpkit.toml"), "").unwrap();
+}
+
 pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for e in std::fs::read_dir(from).unwrap() {
@@ -67,6 +72,7 @@ pub fn fixture_project(fixture: &str) -> tempfile::TempDir {
     let fixture = root().join("tests/fixtures").join(fixture);
     copy_dir(&fixture.join("templates"), &dir.path().join("templates"));
     copy_dir(&fixture.join("data"), &dir.path().join("data"));
+    mark(dir.path());
     dir
 }
 
