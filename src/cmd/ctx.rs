@@ -9,7 +9,7 @@ use crate::cli::Cli;
 use crate::model::Game;
 use crate::pack::LoadError;
 use crate::pack::yaml::Limits;
-use crate::project::{Catalog, NOT_IN_A_PROJECT, Project};
+use crate::project::{Catalog, Project, not_in_a_project};
 use crate::render::world::Shared;
 
 pub struct Ctx<'a> {
@@ -21,6 +21,8 @@ pub struct Ctx<'a> {
     root: Option<PathBuf>,
     /// The games: the data folder (`--data`, else the project's) and the built-in ones.
     pub catalog: Catalog,
+    /// What a command that needs a project says here, outside one.
+    no_project: String,
 }
 
 impl<'a> Ctx<'a> {
@@ -35,7 +37,9 @@ impl<'a> Ctx<'a> {
             (None, Some(p), _) => Some(relative(&p.data(), &cwd)),
             _ => None,
         };
+        let no_project = not_in_a_project(&cwd);
         Ok(Ctx {
+            no_project,
             cli,
             project,
             root: root.clone(),
@@ -50,13 +54,13 @@ impl<'a> Ctx<'a> {
 
     /// The project folder, or the one-line refusal of a command that needs one.
     pub fn need_root(&self) -> Result<&Path, Fatal> {
-        self.root().ok_or_else(|| Fatal::Setup(NOT_IN_A_PROJECT.into()))
+        self.root().ok_or_else(|| Fatal::Setup(self.no_project.clone()))
     }
 
     /// The data folder: `--data`, else the project's; a command that needs
     /// one outside a project is refused in one line.
     pub fn data(&self) -> Result<&Path, Fatal> {
-        self.catalog.data().ok_or_else(|| Fatal::Setup(NOT_IN_A_PROJECT.into()))
+        self.catalog.data().ok_or_else(|| Fatal::Setup(self.no_project.clone()))
     }
 
     /// Where output goes: `given` (`--out`), else the project's output
@@ -79,7 +83,15 @@ impl<'a> Ctx<'a> {
 
     /// Reads and checks the games `only` (every game of the data folder when empty).
     pub fn check(&self, only: &[String]) -> Result<Report, Fatal> {
-        Ok(self.catalog.check(only, &Limits::default())?)
+        self.catalog.check(only, &Limits::default()).map_err(|e| self.fatal(e))
+    }
+
+    /// A load error; outside a project, the one line that says so here.
+    fn fatal(&self, e: LoadError) -> Fatal {
+        match e {
+            LoadError::NoProject => Fatal::Setup(self.no_project.clone()),
+            e => Fatal::Load(e),
+        }
     }
 
     /// One game, checked; refused when its pack has errors.

@@ -7,7 +7,6 @@ use super::{Fatal, Outcome, Status, use_color};
 use crate::cli::SchemaArgs;
 use crate::diag::Severity;
 use crate::fsx::write_atomic;
-use crate::schema::{game_schema, kind_schema, to_pretty};
 
 pub fn run(cx: &super::Ctx, args: &SchemaArgs) -> Result<Outcome, Fatal> {
     let cli = cx.cli;

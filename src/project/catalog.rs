@@ -83,6 +83,15 @@ impl Catalog {
             let Some(data) = &self.data else {
                 return Err(LoadError::NoProject);
             };
+            if !data.exists() {
+                return Err(LoadError::NoPacks {
+                    path: PathBuf::new(),
+                    detail: format!(
+                        "no game pack: `{}` does not exist (`pnpkit new GAME` adds a first game)",
+                        data.display()
+                    ),
+                });
+            }
             return Ok(pack::pack_dirs(data, &[])?
                 .into_iter()
                 .map(|dir| PackDir {

@@ -23,6 +23,23 @@ pub const NOT_IN_A_PROJECT: &str = "not in a pnpkit project (no pnpkit.toml in t
      `pnpkit new GAME` starts one here, `pnpkit init` makes this folder one; built-in games work by name anywhere \
      (`pnpkit games`)";
 
+/// [`NOT_IN_A_PROJECT`], or, in a folder laid out like a project (`data/`,
+/// `templates/` or `fonts/`) that lacks its marker, the same line naming them.
+pub fn not_in_a_project(dir: &Path) -> String {
+    let found: Vec<&str> = ["data", "templates", "fonts"]
+        .into_iter()
+        .filter(|f| dir.join(f).is_dir())
+        .collect();
+    if found.is_empty() {
+        return NOT_IN_A_PROJECT.to_owned();
+    }
+    format!(
+        "not in a pnpkit project: this folder has {} but no pnpkit.toml (nor does any folder above it); \
+         `pnpkit init` makes it a project",
+        found.iter().map(|f| format!("{f}/")).collect::<Vec<_>>().join(", ")
+    )
+}
+
 /// The file that marks a project's root folder.
 pub const MARKER: &str = "pnpkit.toml";
 
@@ -228,7 +245,7 @@ fn load(root: &Path, marker: &Path) -> Result<Project, FindError> {
         Err(e) => {
             let message = e.message().trim_end_matches('\n').to_owned();
             let mut d = Diagnostic::new(Code::ProjectConfig, format!("`{MARKER}`: {message}"))
-                .help("the settings are described in the comments `pnpkit init` writes (docs/projects.md)");
+                .help("`pnpkit init` in an empty folder writes a pnpkit.toml with every setting, commented");
             d = match e.span() {
                 Some(r) => d.at(span(r)),
                 None => d.in_file(marker),

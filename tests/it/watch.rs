@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 use pnpkit::cmd::watch::{Rebuilt, Session};
 use pnpkit::render::impose;
 
-mod common;
-use common::copy_dir;
+use crate::common;
+use crate::common::copy_dir;
 
 /// A project with the fonts, the shared templates and the minimal pack `demo`.
 fn project() -> tempfile::TempDir {

@@ -4,7 +4,7 @@
 //! SIGKILL (no destructor, no cleanup) at every step of a commit, and a real
 //! `pnpkit build` is killed during its write phase.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
@@ -58,7 +58,7 @@ fn kill_child_at(env: &[(&str, String)]) {
     let mut child = Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",
-            "child_process_helper",
+            "atomic::child_process_helper",
             "--ignored",
             "--nocapture",
             "--test-threads=1",

@@ -10,8 +10,8 @@ use std::process::{Command, Output, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-mod common;
-use common::raster::{rasterise, renderer_available};
+use crate::common;
+use crate::common::raster::{rasterise, renderer_available};
 
 /// An installed pnpkit: the binary alone in `bin/`, an empty `home/`, and a
 /// `work/` folder to run it in, all in a temp folder outside the repository.
@@ -176,7 +176,7 @@ fn a_designer_starts_a_game_in_an_empty_folder_with_only_the_binary() {
     // A log of a built-in game, replayed inside the designer's project.
     std::fs::write(
         project.join("duel.yaml"),
-        include_str!("../data/unmatched/logs/sample-duel.yaml"),
+        include_str!("../../data/unmatched/logs/sample-duel.yaml"),
     )
     .unwrap();
     let o = ok(&app.run(&sub, &["log", "../../../duel.yaml", "--html", "../../../replay.html"]));
@@ -245,7 +245,7 @@ fn an_organiser_uses_the_built_in_games_in_any_folder() {
 
     std::fs::write(
         dir.join("medusa.txt"),
-        include_str!("../data/unmatched/decks/medusa.txt"),
+        include_str!("../../data/unmatched/decks/medusa.txt"),
     )
     .unwrap();
     let o = ok(&app.run(&dir, &["deck", "unmatched", "medusa.txt"]));
@@ -258,7 +258,7 @@ fn an_organiser_uses_the_built_in_games_in_any_folder() {
 
     std::fs::write(
         dir.join("duel.yaml"),
-        include_str!("../data/unmatched/logs/sample-duel.yaml"),
+        include_str!("../../data/unmatched/logs/sample-duel.yaml"),
     )
     .unwrap();
     let o = ok(&app.run(&dir, &["log", "duel.yaml", "--html", "replay.html"]));

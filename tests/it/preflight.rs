@@ -2,7 +2,7 @@
 //! A fixture whose one design breaks each check once; its diagnostics are
 //! snapshot-tested (piece, locale, template line, numbers).
 
-mod common;
+use crate::common;
 
 use pnpkit::check::check;
 use pnpkit::diag::render_human;

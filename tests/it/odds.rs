@@ -3,7 +3,7 @@
 //! player's choice, a first player who skips a draw) checked against
 //! counting every possible draw; the shipped games' tables as snapshots.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

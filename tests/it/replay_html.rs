@@ -4,7 +4,7 @@
 //! checkpoints are marked; every shipped game's sample log gets a board with
 //! its pieces; the page loads nothing from anywhere.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

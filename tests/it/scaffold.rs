@@ -2,8 +2,8 @@
 
 use std::path::Path;
 
-mod common;
-use common::{copy_dir, out, pnpkit_in};
+use crate::common;
+use crate::common::{copy_dir, out, pnpkit_in};
 
 /// A project folder with the fonts and shared templates, and no pack.
 pub fn empty_project() -> tempfile::TempDir {

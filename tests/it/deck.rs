@@ -12,8 +12,8 @@ use pnpkit::diag::SourceMap;
 use pnpkit::model::{FieldValue, Game};
 use proptest::prelude::*;
 
-mod common;
-use common::{game, root, shipped};
+use crate::common;
+use crate::common::{game, root, shipped};
 
 fn samples(id: &str) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = fs::read_dir(root().join("data").join(id).join("decks"))

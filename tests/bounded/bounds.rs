@@ -3,12 +3,6 @@
 //! linear in lines, diagnostics and text length. Timings live in the
 //! benchmarks (`benches/`, docs/benchmarks.md).
 
-#[path = "common/alloc.rs"]
-mod alloc;
-
-#[global_allocator]
-static A: alloc::Counting = alloc::Counting;
-
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -41,7 +35,7 @@ fn printing_diagnostics_is_linear_in_their_number() {
     // the snippet renderer (20,000 diagnostics took 38 s).
     let cost = |n| {
         let (diags, sources) = many_diagnostics(n);
-        let (out, work) = alloc::measure(|| render_human(&diags, &sources, false));
+        let (out, work) = crate::common::alloc::measure(|| render_human(&diags, &sources, false));
         assert!(out.contains(&format!("problem {}", n - 1)));
         work
     };
@@ -67,7 +61,7 @@ fn printing_diagnostics_with_far_related_labels_is_linear() {
         for d in &mut diags {
             *d = d.clone().related(header, "named here");
         }
-        let (out, work) = alloc::measure(|| render_human(&diags, &sources, false));
+        let (out, work) = crate::common::alloc::measure(|| render_human(&diags, &sources, false));
         assert!(out.contains(&format!("problem {}", n - 1)) && out.contains("named here"));
         work
     };
@@ -87,12 +81,12 @@ fn did_you_mean_on_huge_words_does_no_work() {
     // candidate's length in memory: a 10-million-character line took 44 s.
     let huge = "x".repeat(10_000_000);
     let candidates = ["attack", "defense", "power", "cost"];
-    let (s, work) = alloc::measure(|| did_you_mean(&huge, candidates));
+    let (s, work) = crate::common::alloc::measure(|| did_you_mean(&huge, candidates));
     assert_eq!(s, None);
     assert!(work.bytes < 1024 * 1024, "a huge word: {work:?}");
     // A huge candidate (a 10-million-character name in the data) costs
     // memory too: 240 MB for this one comparison.
-    let (s, work) = alloc::measure(|| did_you_mean("atack", ["attack", huge.as_str()]));
+    let (s, work) = crate::common::alloc::measure(|| did_you_mean("atack", ["attack", huge.as_str()]));
     assert_eq!(s, Some("attack"));
     assert!(work.bytes < 1024 * 1024, "a huge candidate: {work:?}");
 }

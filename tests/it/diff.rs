@@ -6,13 +6,13 @@
 //! pieces; the version stamp is found on the printed pieces, inside the
 //! safe zone, only on fronts.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;
 
-use common::raster::{pdf_text, rasterise, renderer_available};
-use common::registration::{Findings, measure_pieces_file, measure_sheets};
+use crate::common::raster::{pdf_text, rasterise, renderer_available};
+use crate::common::registration::{Findings, measure_pieces_file, measure_sheets};
 use pnpkit::check::check;
 use pnpkit::diff;
 use pnpkit::pack::yaml::Limits;

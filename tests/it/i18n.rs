@@ -4,12 +4,12 @@
 //! and random texts round-trip through PO export and import in every
 //! scalar style, changing only the intended values.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use common::{copy_dir, out, pnpkit_in, root};
+use crate::common::{copy_dir, out, pnpkit_in, root};
 use pnpkit::diag::FileId;
 use pnpkit::i18n::{Edit, inventory, parse_po, rewrite, to_po};
 use pnpkit::pack::yaml::{Limits, Node, parse};

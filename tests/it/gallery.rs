@@ -9,7 +9,7 @@ use std::process::Command;
 use pnpkit::check::check;
 use pnpkit::pack::yaml::Limits;
 
-mod common;
+use crate::common;
 
 /// The DOM after scripts ran, and the console errors chromium logged.
 fn load(browser: &Path, page: &Path) -> (String, Vec<String>) {

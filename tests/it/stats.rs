@@ -5,7 +5,7 @@
 //! HTML report loads in headless Chromium; mixed and illegal logs are
 //! reported.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

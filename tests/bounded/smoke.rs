@@ -6,21 +6,14 @@
 //! (calls and bytes, all threads) against the input's size, never timed.
 //! The coverage-guided fuzzers in `fuzz/` (docs/reliability.md) go deeper.
 
-#[path = "common/alloc.rs"]
-mod alloc;
-mod common;
-#[path = "common/mutate.rs"]
-mod mutate;
-
-#[global_allocator]
-static A: alloc::Counting = alloc::Counting;
+use crate::common;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use common::root;
-use mutate::mutate;
+use crate::common::mutate::mutate;
+use crate::common::root;
 use pnpkit::diag::{Diagnostic, FileId, SourceMap, render_human, to_json};
 use pnpkit::pack::yaml::{Limits, parse};
 
@@ -64,7 +57,7 @@ impl Drop for Peak {
 }
 
 impl Budget {
-    fn check(&self, what: &str, input: &[u8], work: alloc::Work) {
+    fn check(&self, what: &str, input: &[u8], work: crate::common::alloc::Work) {
         PEAK.with(|p| {
             let mut p = p.borrow_mut();
             p.inputs += 1;
@@ -161,11 +154,12 @@ fn mutated_yaml_parses_or_is_reported() {
     };
     for i in 0..3000 {
         let seed = std::fs::read(&seeds[i % seeds.len()]).unwrap();
-        let input = mutate(&mut rng, &seed, mutate::YAML_TOKENS);
+        let input = mutate(&mut rng, &seed, crate::common::mutate::YAML_TOKENS);
         let mut sources = SourceMap::default();
         let file = sources.add("input.yaml".into(), text(&input));
         let src = sources.get(file).text.clone();
-        let (result, work) = alloc::measure_all(|| no_panic("yaml", &input, || parse(&src, file, &Limits::default())));
+        let (result, work) =
+            crate::common::alloc::measure_all(|| no_panic("yaml", &input, || parse(&src, file, &Limits::default())));
         budget.check("yaml", &input, work);
         if let Err(d) = result {
             assert_reported("yaml", &[*d], &sources);
@@ -190,9 +184,9 @@ fn mutated_packs_check_or_are_reported() {
     };
     for i in 0..1000 {
         let k = i % seeds.len();
-        let input = mutate(&mut rng, &originals[k], mutate::YAML_TOKENS);
+        let input = mutate(&mut rng, &originals[k], crate::common::mutate::YAML_TOKENS);
         std::fs::write(&seeds[k], &input).unwrap();
-        let (report, work) = alloc::measure_all(|| {
+        let (report, work) = crate::common::alloc::measure_all(|| {
             no_panic("pack", &input, || {
                 pnpkit::check::check(dir.path(), &[], &Limits::default())
             })
@@ -238,12 +232,16 @@ fn mutated_deck_lists_validate_or_are_reported() {
             continue;
         }
         let yaml = path.extension().is_some_and(|e| e == "yaml");
-        let tokens = if yaml { mutate::YAML_TOKENS } else { mutate::DECK_TOKENS };
+        let tokens = if yaml {
+            crate::common::mutate::YAML_TOKENS
+        } else {
+            crate::common::mutate::DECK_TOKENS
+        };
         let input = mutate(&mut rng, &std::fs::read(path).unwrap(), tokens);
         let mut sources = SourceMap::default();
         let file = sources.add(path.clone(), text(&input));
         let src = sources.get(file).text.clone();
-        let (report, work) = alloc::measure_all(|| {
+        let (report, work) = crate::common::alloc::measure_all(|| {
             no_panic("deck", &input, || {
                 pnpkit::deck::check_list(game, path, file, &src, &Default::default()).expect("construction rules")
             })
@@ -283,12 +281,12 @@ fn mutated_logs_replay_or_are_reported() {
         let input = mutate(
             &mut rng,
             &std::fs::read(&seeds[i % seeds.len()]).unwrap(),
-            mutate::YAML_TOKENS,
+            crate::common::mutate::YAML_TOKENS,
         );
         let mut sources = SourceMap::default();
         let file = sources.add("log.yaml".into(), text(&input));
         let src = sources.get(file).text.clone();
-        let (diags, work) = alloc::measure_all(|| {
+        let (diags, work) = crate::common::alloc::measure_all(|| {
             no_panic("log", &input, || -> Vec<Diagnostic> {
                 let node = match parse(&src, file, &Limits::default()) {
                     Ok(n) => n,
@@ -440,7 +438,7 @@ fn mutated_sheets_import_or_are_reported() {
         let kind = &game.kinds[kind_id];
         // Mostly CSV; every fourth input a workbook whose inner XML is mutated.
         let (input, ext) = match i % 4 {
-            0..=2 => (mutate(&mut rng, seed, mutate::CSV_TOKENS), "csv"),
+            0..=2 => (mutate(&mut rng, seed, crate::common::mutate::CSV_TOKENS), "csv"),
             _ => {
                 let rows: Vec<Vec<String>> = csv::ReaderBuilder::new()
                     .has_headers(false)
@@ -460,7 +458,7 @@ fn mutated_sheets_import_or_are_reported() {
             }
         };
         let file = format!("{kind_id}.{ext}");
-        let (problems, work) = alloc::measure_all(|| {
+        let (problems, work) = crate::common::alloc::measure_all(|| {
             no_panic("sheet", &input, || {
                 match pnpkit::sheet::parse_sheet(input.clone(), &file, ext, None, kind_id) {
                     Err(pnpkit::sheet::ReadSheetError::Unreadable(msg)) => {
@@ -514,9 +512,9 @@ fn mutated_po_files_import_or_are_reported() {
     };
     for i in 0..2000 {
         let (file, yaml, po) = &seeds[i % seeds.len()];
-        let input = mutate(&mut rng, po.as_bytes(), mutate::PO_TOKENS);
+        let input = mutate(&mut rng, po.as_bytes(), crate::common::mutate::PO_TOKENS);
         let po_text = String::from_utf8_lossy(&input).into_owned();
-        let ((), work) = alloc::measure_all(|| {
+        let ((), work) = crate::common::alloc::measure_all(|| {
             no_panic("po", &input, || match parse_po(&po_text) {
                 Err(problems) => {
                     assert!(!problems.is_empty());

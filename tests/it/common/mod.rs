@@ -76,6 +76,8 @@ pub fn fixture_project(fixture: &str) -> tempfile::TempDir {
     dir
 }
 
+pub mod alloc;
 pub mod chromium;
+pub mod mutate;
 pub mod raster;
 pub mod registration;

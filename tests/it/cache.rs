@@ -5,12 +5,12 @@
 //! files, byte for byte. Damaged and deleted caches are compiled around,
 //! and the cache stays within its bound.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use common::{copy_dir, out, pnpkit_in, root};
+use crate::common::{copy_dir, out, pnpkit_in, root};
 
 /// Fonts and templates of the project, the minimal demo pack (two locales,
 /// rules, quick reference) and the layout fixture's pack (artwork, an icon,

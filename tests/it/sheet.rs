@@ -8,8 +8,8 @@ use pnpkit::cmd::sheet::read_kind;
 use pnpkit::pack::yaml::Limits;
 use pnpkit::sheet;
 
-mod common;
-use common::{copy_dir, out, pnpkit_in, root};
+use crate::common;
+use crate::common::{copy_dir, out, pnpkit_in, root};
 
 /// Every kind of every shipped game: the canonical YAML written from the
 /// sheet equals the canonical YAML written from the original file, byte for

@@ -13,12 +13,12 @@
 //! - The shipped kits: no piece shows blank paper inside its trim, every outer
 //!   edge has its bleed, and the backs on a sheet are identical up to position.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 
-use common::raster::{Gray, PAPER, pdf_text, rasterise, renderer_available};
-use common::registration::*;
+use crate::common::raster::{Gray, PAPER, pdf_text, rasterise, renderer_available};
+use crate::common::registration::*;
 use lopdf::Document;
 use pnpkit::check::check;
 use pnpkit::pack::yaml::Limits;

@@ -6,13 +6,13 @@
 //! a failure, not a wait) and an address-space cap, so a regression fails
 //! the test instead of taking the machine down.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::root;
+use crate::common::root;
 
 /// A secret that must never appear in any output.
 const SECRET: &str = "root:x:0:0:SECRET-LINE";

@@ -18,8 +18,7 @@ use pnpkit::project::Catalog;
 use pnpkit::rules::replay::FailureKind;
 use pnpkit::rules::{Options, Replayer, engine_for, engine_games, random};
 
-mod common;
-use common::{game, root, shipped};
+use crate::common::{game, root, shipped};
 
 fn engine(id: &str) -> Box<dyn Replayer> {
     engine_for(game(id)).expect("engine").expect("engine reads the pack")

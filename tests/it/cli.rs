@@ -319,3 +319,64 @@ fn log_of_an_unknown_game_is_a_problem_and_a_missing_file_is_fatal() {
     let o = pnpkit(&["log", "no/such/log.yaml"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// `pnpkit.toml` in error: every problem at its line and column, exit 2,
+/// whatever the command; from a subfolder too.
+#[test]
+fn a_project_marker_in_error_is_reported_located_whatever_the_command() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("pnpkit.toml"),
+        "[project]\ndata = \"../elsewhere\"\n\n[build]\npapers = [\"a5\"]\nduplex = \"sideways\"\nmargin = 40\n\n[export]\nshop = \"tcg\"\n",
+    )
+    .unwrap();
+    let sub = dir.path().join("data/mine");
+    std::fs::create_dir_all(&sub).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_pnpkit"))
+        .args(["--color", "never", "games"])
+        .current_dir(&sub)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr).replace(&dir.path().display().to_string(), "<project>");
+    insta::assert_snapshot!("project-marker-in-error", err);
+    std::fs::write(dir.path().join("pnpkit.toml"), "[biuld]\npapers = [\"a4\"]\n").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_pnpkit"))
+        .args(["--color", "never", "check"])
+        .current_dir(&sub)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr).replace(&dir.path().display().to_string(), "<project>");
+    insta::assert_snapshot!("project-marker-unknown-section", err);
+}
+
+/// The project's settings are the options' defaults; the command line still wins.
+#[test]
+fn project_settings_are_the_defaults_of_the_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    crate::common::copy_dir(&root.join("tests/fixtures/minimal"), &dir.path().join("data"));
+    std::fs::write(
+        dir.path().join("pnpkit.toml"),
+        "[project]\noutput = \"kits\"\n[build]\npapers = [\"letter\"]\nlocales = [\"en\"]\n",
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_pnpkit"))
+            .args(args)
+            .current_dir(dir.path().join("data"))
+            .output()
+            .unwrap()
+    };
+    let o = run(&["build", "--no-cache"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let kit = dir.path().join("kits/demo");
+    assert!(kit.join("en/demo-cards-letter.pdf").is_file(), "{}", stdout(&o));
+    assert!(!kit.join("en/demo-cards-a4.pdf").exists() && !kit.join("es").exists());
+    let o = run(&["build", "--no-cache", "--paper", "a4", "--locale", "es"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(kit.join("es/demo-cards-a4.pdf").is_file());
+    let help = stdout(&run(&["build", "--help"]));
+    assert!(help.contains("[default: letter]"), "{help}");
+}

@@ -4,11 +4,11 @@
 //! and measured in pixels from the design's TrimBox. Also the layout's
 //! diagnostics: an unknown font in a template, missing art, `check --layout`.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 
-use common::raster::{Gray, rasterise, renderer_available};
+use crate::common::raster::{Gray, rasterise, renderer_available};
 use lopdf::{Document, Object};
 use pnpkit::check::check;
 use pnpkit::diag::{Diagnostic, SourceMap, render_human};

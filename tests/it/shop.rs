@@ -4,9 +4,9 @@
 //! every copy expanded, bleed on every edge (rasterised), sizes a shop does
 //! not sell reported and left out.
 
-mod common;
+use crate::common;
 
-use common::raster::{PAPER, rasterise, renderer_available};
+use crate::common::raster::{PAPER, rasterise, renderer_available};
 use lopdf::{Document, Object};
 use pnpkit::diag::Code;
 use pnpkit::render::pipeline::template_for;
