@@ -99,6 +99,8 @@ codes! {
     EffectText = "E054", "effect-text", Error, "A text's numbers contradict the structured effect it describes: a number the effect does not state, or an amount of the effect the text never gives.";
     StatsMixedGames = "E075", "stats-mixed-games", Error, "Logs given to `stats` are of different games: statistics compare games of one game (reported by `stats`).";
     StatsLogSkipped = "W076", "stats-log-skipped", Warning, "A log does not replay clean (an illegal action, a checkpoint or result that differs) and is left out of the statistics (reported by `stats`).";
+    DeckBacks = "E077", "deck-backs", Error, "A deck shuffles cards that do not look alike from behind (different backs or sizes), so every draw is known before it is made.";
+    PreflightOverlap = "W078", "preflight-overlap", Warning, "Text is printed over other text, or a filled shape is drawn over text, hiding words a player needs (reported by `preflight`).";
 }
 
 /// Identifies a file in a [`SourceMap`].

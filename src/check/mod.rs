@@ -5,6 +5,7 @@
 
 pub mod assets;
 pub mod coverage;
+mod decks;
 pub mod effects;
 pub mod value;
 
@@ -227,6 +228,8 @@ fn check_pack(dir: &Path, limits: &Limits, scope: &Scope, report: &mut Report) -
         sizes: decl.sizes,
         kinds: decl.kinds,
         kit: decl.kit,
+        decks: decl.decks,
+        cover: decl.cover,
         components,
         rule_ids: decl.rule_ids,
         construction: decl.construction,
@@ -237,6 +240,10 @@ fn check_pack(dir: &Path, limits: &Limits, scope: &Scope, report: &mut Report) -
         assets: std::sync::Arc::new(files),
         effects: decl.effects,
     };
+    // Decks are made from validated cards.
+    if !diags.iter().any(|d| d.severity == crate::diag::Severity::Error) {
+        diags.extend(decks::check_decks(&game));
+    }
     // The rules engine reads validated data: its tables are checked once
     // the pack itself is clean (docs/architecture.md, "Rules engines").
     if !diags.iter().any(|d| d.severity == crate::diag::Severity::Error) {
