@@ -27,9 +27,14 @@ use pnpkit::render::{KitOptions, Part, impose};
 use serde_json::Value;
 
 const EPOCH: i64 = 1_767_225_600;
-/// Fine enough to find a hairline to a tenth of a millimetre, coarse enough
-/// to hold a 600 × 450 mm board in memory many times.
+/// The assembled boards: coarse enough to hold a 600 × 450 mm board in
+/// memory many times.
 const DPI: f64 = 100.0;
+/// The sheets, where their edge marks are found: fine enough to place a
+/// hairline within a few hundredths of a millimetre (at 100 dpi the marks of
+/// one sheet came out up to 0.2 mm apart from where they print, and a board
+/// of four sheets adds four of those up).
+const MARK_DPI: f64 = 200.0;
 /// Largest size difference between the assembled board and the board.
 const SIZE_TOLERANCE: f64 = 0.5;
 /// Side of the squares the pictures are compared in, mm.
@@ -92,6 +97,9 @@ fn cut(g: Gray, page: &Value, text: &str) -> Result<Cut, String> {
     let y0 = mark(g.dark_along_col(scan_x, y - 2.0, y + 2.0, 160), y).ok_or("no mark at the top edge")?;
     let y1 =
         mark(g.dark_along_col(scan_x, y + h - 2.0, y + h + 2.0, 160), y + h).ok_or("no mark at the bottom edge")?;
+    if std::env::var_os("PNPKIT_ASSEMBLY_DEBUG").is_some() {
+        eprintln!("cut {x:.2},{y:.2} {w:.2}x{h:.2}: found {x0:.2}..{x1:.2} x {y0:.2}..{y1:.2}");
+    }
     let tile = &page["tile"];
     let (cols, rows) = (tile["cols"].as_u64().unwrap(), tile["rows"].as_u64().unwrap());
     // The overlap the page states ("overlap 10 mm"); a single sheet has none.
@@ -110,6 +118,8 @@ fn cut(g: Gray, page: &Value, text: &str) -> Result<Cut, String> {
         .and_then(|r| r.split_whitespace().next())
         .unwrap_or("")
         .to_owned();
+    // Measured finely, assembled at the board's resolution.
+    let g = coarse(&g, (MARK_DPI / DPI).round() as usize);
     Ok(Cut {
         col: tile["col"].as_u64().unwrap() as usize,
         row: tile["row"].as_u64().unwrap() as usize,
@@ -327,7 +337,7 @@ fn every_shipped_board_assembles_from_its_tiles_into_the_board() {
             })
             .expect("the pieces file");
         let pages = b.plan.data["pages"].as_array().unwrap();
-        let rasters = rasterise(&b.pdf, 1, pages.len(), DPI);
+        let rasters = rasterise(&b.pdf, 1, pages.len(), MARK_DPI);
         let texts: Vec<String> = pdf_text(&b.pdf).split('\u{c}').map(str::to_owned).collect();
         // The tiles of each board (and variant), in page order.
         let mut groups: Vec<(String, Vec<Cut>, Value)> = Vec::new();

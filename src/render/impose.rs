@@ -180,7 +180,10 @@ fn fit_axis(avail: f64, size: f64, s: &Settings) -> Option<(usize, f64, f64)> {
     // n·size + (n − 1)·gap + 2·(bleed + mark) ≤ avail
     let n = ((avail - 2.0 * (b_min + s.min_mark) + g_min + eps) / (size + g_min)).floor();
     if n < 1.0 {
-        return None;
+        // One piece that fits only with less bleed (a sheet as tall as the
+        // paper allows) keeps what bleed there is rather than being tiled.
+        let room = (avail - size) / 2.0 - s.min_mark;
+        return (room >= -eps).then(|| (1, 0.0, room.clamp(0.0, bleed)));
     }
     let mut slack = avail - n * size - (n - 1.0) * g_min - 2.0 * (b_min + s.min_mark);
     let b = b_min + (bleed - b_min).min(slack / 2.0).max(0.0);
@@ -383,9 +386,11 @@ pub struct Tile {
 /// The glue band a tile shares with the next tile to its right and below.
 pub const TILE_OVERLAP: f64 = 10.0;
 /// Room around a tile for its edge marks (top, left, right and bottom).
-pub const TILE_MARKS: f64 = 3.0;
-/// Room under the bottom edge marks for the tile's label and assembly map.
-pub const TILE_LABEL: f64 = 4.0;
+pub const TILE_MARKS: f64 = 2.5;
+/// Room under the bottom edge marks for the tile's label and assembly map
+/// (one line of 6 pt): small, so that a board as tall as Letter allows
+/// (258 mm inside a quarter-inch margin) still takes one row of sheets.
+pub const TILE_LABEL: f64 = 2.5;
 
 /// A tile's name: its row as a letter and its column as a number (`A1`,
 /// `A2` … `B1`), read like a page of text.

@@ -354,6 +354,27 @@ pub struct PieceInfo {
     pub h: f64,
 }
 
+/// The size (points, as printed) of every run of text on a laid-out page:
+/// what `docs/benchmarks.md` reports per game for card texts.
+pub fn text_sizes(page: &typst_layout::Page) -> Vec<f64> {
+    let mut seen = Vec::new();
+    walk(
+        &page.frame,
+        Transform::identity(),
+        None,
+        None,
+        &mut Span::detached(),
+        &mut Vec::new(),
+        &mut seen,
+    );
+    seen.iter()
+        .filter_map(|s| match s {
+            Seen::Text { text, size, .. } if !text.trim().is_empty() => Some(*size),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Inspects one laid-out document. `pieces` names the design on each page
 /// (pieces documents); other documents (sheets, rules, cover) are checked for
 /// text size only.
