@@ -182,6 +182,9 @@ pub fn tts_deck_json(name: &str, cards: &[TtsCard], sheets: &[TtsSheet], urls: &
     })
 }
 
+/// Files as (path relative to the export folder, bytes).
+type Files = Vec<(PathBuf, Vec<u8>)>;
+
 /// The files of `export` for one game and locale, relative to its export
 /// folder: a PNG of every card design (`png/<kind>/<id>.png`, and its back),
 /// and a Tabletop Simulator deck per deck of the game (model/decks.rs), with
@@ -194,7 +197,7 @@ pub fn game_files(
     docs: &[PagedDocument],
     style: Style,
     url_prefix: &str,
-) -> Result<Vec<(PathBuf, Vec<u8>)>, String> {
+) -> Result<Files, String> {
     let bleed = KitOptions::default().settings.bleed;
     let mut files = Vec::new();
     let face = |c: &Component, f: &str| {
@@ -208,7 +211,7 @@ pub fn game_files(
     // Every design once, at full size.
     for kind in game.kinds.values().filter(|k| k.shape == Shape::Card) {
         let comps = game.components.get(&kind.id).map(Vec::as_slice).unwrap_or_default();
-        let rendered: Vec<Result<Vec<(PathBuf, Vec<u8>)>, String>> = comps
+        let rendered: Vec<Result<Files, String>> = comps
             .par_iter()
             .map(|c| {
                 let Some((w, h)) = px_of(c) else { return Ok(Vec::new()) };

@@ -27,6 +27,24 @@ fn shared() -> Shared {
     Shared::new(common::root(), 1_767_225_600).unwrap()
 }
 
+/// A shop's export of a shipped game in English.
+fn export(game: &Game, shop_id: &str) -> shop::Export {
+    shop::export(
+        &shared(),
+        game,
+        "en",
+        shop::shop(shop_id).unwrap(),
+        &template_for(common::root(), &game.id),
+    )
+    .unwrap_or_else(|p| {
+        panic!(
+            "{}: {:?}",
+            game.id,
+            p.iter().map(|(d, _)| &d.message).collect::<Vec<_>>()
+        )
+    })
+}
+
 /// Letters and digits only, lower case: names survive capitals, hyphenation
 /// and line breaks in the PDF text.
 fn squash(s: &str) -> String {
@@ -63,20 +81,7 @@ fn no_two_files_share_a_name(files: &[(std::path::PathBuf, Vec<u8>)], what: &str
 /// A PNG shop: `<deck>/NNN-<card>.png` per copy, the deck's `back.png` or a
 /// back per copy.
 fn png_inventory(game: &Game, shop_id: &str, problems: &mut Vec<String>) {
-    let e = shop::export(
-        &shared(),
-        game,
-        "en",
-        shop::shop(shop_id).unwrap(),
-        &template_for(common::root(), &game.id),
-    )
-    .unwrap_or_else(|p| {
-        panic!(
-            "{}: {:?}",
-            game.id,
-            p.iter().map(|(d, _)| &d.message).collect::<Vec<_>>()
-        )
-    });
+    let e = export(game, shop_id);
     let what = format!("{} {shop_id}", game.id);
     no_two_files_share_a_name(&e.files, &what, problems);
     let kit = kit_decks(game);
@@ -148,14 +153,7 @@ fn compare(
 
 /// A PDF shop: one PDF per deck; every front page names its card.
 fn pdf_inventory(game: &Game, shop_id: &str, problems: &mut Vec<String>) {
-    let s = shop::shop(shop_id).unwrap();
-    let e = shop::export(&shared(), game, "en", s, &template_for(common::root(), &game.id)).unwrap_or_else(|p| {
-        panic!(
-            "{}: {:?}",
-            game.id,
-            p.iter().map(|(d, _)| &d.message).collect::<Vec<_>>()
-        )
-    });
+    let e = export(game, shop_id);
     let what = format!("{} {shop_id}", game.id);
     no_two_files_share_a_name(&e.files, &what, problems);
     let kit = kit_decks(game);

@@ -354,9 +354,8 @@ pub struct PieceInfo {
     pub h: f64,
 }
 
-/// The size (points, as printed) of every run of text on a laid-out page:
-/// what `docs/benchmarks.md` reports per game for card texts.
-pub fn text_sizes(page: &typst_layout::Page) -> Vec<f64> {
+/// Everything a laid-out page draws, in drawing order.
+fn seen_on(page: &typst_layout::Page) -> Vec<Seen> {
     let mut seen = Vec::new();
     walk(
         &page.frame,
@@ -367,7 +366,14 @@ pub fn text_sizes(page: &typst_layout::Page) -> Vec<f64> {
         &mut Vec::new(),
         &mut seen,
     );
-    seen.iter()
+    seen
+}
+
+/// The size (points, as printed) of every run of text on a laid-out page:
+/// what `docs/benchmarks.md` reports per game for card texts.
+pub fn text_sizes(page: &typst_layout::Page) -> Vec<f64> {
+    seen_on(page)
+        .iter()
         .filter_map(|s| match s {
             Seen::Text { text, size, .. } if !text.trim().is_empty() => Some(*size),
             _ => None,
@@ -395,16 +401,7 @@ pub fn inspect(
             Some(p) => p.what.clone(),
             None => format!("page {} of {}", n + 1, plan.out.display()),
         };
-        let mut seen = Vec::new();
-        walk(
-            &page.frame,
-            Transform::identity(),
-            None,
-            None,
-            &mut Span::detached(),
-            &mut Vec::new(),
-            &mut seen,
-        );
+        let seen = seen_on(page);
         // Boxes whose text is cut off: the box, its first cut text, where, how many more lines, how far.
         let mut cut: Vec<CutBox> = Vec::new();
         let zone = piece.map(|p| Rect {
