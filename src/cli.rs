@@ -350,13 +350,20 @@ pub struct PrintArgs {
     #[arg(long)]
     pub ink_saver: bool,
 
-    /// Unprintable printer margin in mm.
-    #[arg(long, default_value_t = 5.0)]
+    /// Unprintable printer margin in mm: nothing (not even a crop mark) is drawn there. The
+    /// default is the common quarter inch; pieces per page follow from it.
+    #[arg(long, default_value_t = 6.35)]
     pub margin: f64,
 
     /// Bleed around each piece in mm.
     #[arg(long, default_value_t = 3.0)]
     pub bleed: f64,
+
+    /// How neighbouring pieces are cut: `separate` (a gap between them holding each one's own
+    /// bleed, so a cut off the line never shows a neighbour's colour) or `shared` (one cut line
+    /// between neighbours, more pieces per page).
+    #[arg(long, value_enum, default_value_t = CutsArg::Separate)]
+    pub cuts: CutsArg,
 
     /// Print this version mark small (6 pt) on the front of every piece, inside its safe zone, so
     /// printings can be told apart (never on backs).
@@ -709,6 +716,12 @@ pub enum PaperArg {
 pub enum DuplexArg {
     Long,
     Short,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CutsArg {
+    Separate,
+    Shared,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -100,6 +100,8 @@ codes! {
     ProjectConfig = "E060", "project-config", Error, "`pnpkit.toml`, the project's settings, cannot be read: not TOML, an unknown setting, a value out of its range, a folder outside the project.";
     StatsMixedGames = "E075", "stats-mixed-games", Error, "Logs given to `stats` are of different games: statistics compare games of one game (reported by `stats`).";
     StatsLogSkipped = "W076", "stats-log-skipped", Warning, "A log does not replay clean (an illegal action, a checkpoint or result that differs) and is left out of the statistics (reported by `stats`).";
+    DeckBacks = "E077", "deck-backs", Error, "A deck shuffles cards that do not look alike from behind (different backs or sizes), so every draw is known before it is made.";
+    PreflightOverlap = "W078", "preflight-overlap", Warning, "Text is printed over other text, or a filled shape is drawn over text, hiding words a player needs (reported by `preflight`).";
 }
 
 /// Identifies a file in a [`SourceMap`].

@@ -5,6 +5,7 @@
 
 pub mod assets;
 pub mod coverage;
+mod decks;
 pub mod effects;
 pub mod value;
 
@@ -263,6 +264,8 @@ fn check_pack(dir: &Path, fonts: &Path, limits: &Limits, scope: &Scope, report: 
         sizes: decl.sizes,
         kinds: decl.kinds,
         kit: decl.kit,
+        decks: decl.decks,
+        cover: decl.cover,
         components,
         rule_ids: decl.rule_ids,
         construction: decl.construction,
@@ -274,6 +277,10 @@ fn check_pack(dir: &Path, fonts: &Path, limits: &Limits, scope: &Scope, report: 
         effects: decl.effects,
         built_in: false,
     };
+    // Decks are made from validated cards.
+    if !diags.iter().any(|d| d.severity == crate::diag::Severity::Error) {
+        diags.extend(decks::check_decks(&game));
+    }
     // The rules engine reads validated data: its tables are checked once
     // the pack itself is clean (docs/architecture.md, "Rules engines").
     if !diags.iter().any(|d| d.severity == crate::diag::Severity::Error) {

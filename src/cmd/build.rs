@@ -7,10 +7,10 @@ use std::time::Instant;
 use super::check::human;
 use super::{Fatal, Outcome, Status, use_color};
 use crate::check::Report;
-use crate::cli::{BuildArgs, DuplexArg, Format, LayoutArg, PaperArg, PrintArgs};
+use crate::cli::{BuildArgs, CutsArg, DuplexArg, Format, LayoutArg, PaperArg, PrintArgs};
 use crate::diag::{Diagnostic, SourceMap, render_human, to_json};
 use crate::fsx::txn::DirSwap;
-use crate::render::impose::{self, Duplex, Settings};
+use crate::render::impose::{self, Cuts, Duplex, Settings};
 use crate::render::manifest::{Inputs, KeptFile, Manifest};
 use crate::render::pipeline::{Built, GameStats, Run, Stats, build_with, epoch};
 use crate::render::{KitOptions, Layout};
@@ -48,6 +48,10 @@ pub fn print_options(args: &PrintArgs) -> KitOptions {
         settings: Settings {
             margin: args.margin,
             bleed: args.bleed,
+            cuts: match args.cuts {
+                CutsArg::Separate => Cuts::Separate,
+                CutsArg::Shared => Cuts::Shared,
+            },
             ..Settings::default()
         },
         stamp: args.stamp.clone(),

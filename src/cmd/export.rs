@@ -5,18 +5,15 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use rayon::prelude::*;
-
 use super::check::human;
 use super::{Fatal, Outcome, Status, use_color};
 use crate::cli::{Cli, ExportArgs, Format, StyleArg};
 use crate::diag::render_human;
-use crate::export::{Style, TtsCard, png, rasterize, target_px, tts_cell, tts_deck_json, tts_sheets};
+use crate::export::Style;
 use crate::fsx::write_atomic;
-use crate::model::Shape;
 use crate::render::pipeline::template_for;
 use crate::render::world::Shared;
-use crate::render::{KitOptions, compile, has_backs, plan_pieces};
+use crate::render::{KitOptions, compile, plan_pieces};
 
 pub fn run(cx: &super::Ctx, args: &ExportArgs, progress: &dyn super::Progress) -> Result<Outcome, Fatal> {
     let cli = cx.cli;
@@ -69,72 +66,9 @@ pub fn run(cx: &super::Ctx, args: &ExportArgs, progress: &dyn super::Progress) -
             continue;
         }
         let dir = out.join(&game.id).join("export").join(&locale);
-        for kind in game.kinds.values().filter(|k| k.shape == Shape::Card) {
-            let Some(size) = kind.size.as_ref().and_then(|s| game.sizes.get(s)) else {
-                continue;
-            };
-            let comps = game.components.get(&kind.id).map(Vec::as_slice).unwrap_or_default();
-            if comps.is_empty() {
-                continue;
-            }
-            let bleed = opts.settings.bleed;
-            let (w, h) = target_px(style, size.width + 2.0 * bleed, size.height + 2.0 * bleed);
-            let (cw, ch) = tts_cell(w, h);
-            let face = |c: &crate::model::Component, f: &str| {
-                let (chunk, page) = pieces.locate(&kind.id, &c.id, f, None);
-                &docs[chunk].pages()[page - 1]
-            };
-            // Each design: full-size PNGs, and cell-size images for the TTS sheets.
-            let rendered: Vec<Result<_, String>> = comps
-                .par_iter()
-                .map(|c| {
-                    let front = rasterize(face(c, "front"), w, h)?;
-                    let back = if has_backs(kind) {
-                        Some(rasterize(face(c, "back"), w, h)?)
-                    } else {
-                        None
-                    };
-                    let tts_front = rasterize(face(c, "front"), cw, ch)?;
-                    let tts_back = match has_backs(kind) {
-                        true => rasterize(face(c, "back"), cw, ch)?,
-                        false => tts_front.clone(),
-                    };
-                    Ok((png(&front)?, back.map(|b| png(&b)).transpose()?, tts_front, tts_back))
-                })
-                .collect();
-            let mut cards = Vec::new();
-            for (c, r) in comps.iter().zip(rendered) {
-                let (front, back, tf, tb) = r.map_err(|e| Fatal::Setup(format!("cannot rasterise {}: {e}", c.id)))?;
-                let base = dir.join("png").join(&kind.id);
-                files.push((base.join(format!("{}.png", c.id)), front));
-                if let Some(b) = back {
-                    files.push((base.join(format!("{}-back.png", c.id)), b));
-                }
-                cards.push(TtsCard {
-                    name: c.name.get(&locale).to_owned(),
-                    copies: c.copies,
-                    front: tf,
-                    back: tb,
-                });
-            }
-            let hidden = cards[0].back.clone();
-            let sheets = tts_sheets(&cards, &hidden);
-            let mut urls = Vec::new();
-            for (i, sheet) in sheets.iter().enumerate() {
-                let (f, b) = (
-                    format!("{}-faces-{}.png", kind.id, i + 1),
-                    format!("{}-backs-{}.png", kind.id, i + 1),
-                );
-                files.push((dir.join("tts").join(&f), png(&sheet.faces).map_err(Fatal::Setup)?));
-                files.push((dir.join("tts").join(&b), png(&sheet.backs).map_err(Fatal::Setup)?));
-                urls.push((format!("{}{f}", args.url_prefix), format!("{}{b}", args.url_prefix)));
-            }
-            let name = format!("{} — {}", game.name.get(&locale), kind.name.get(&locale));
-            let json = tts_deck_json(&name, &cards, &sheets, &urls);
-            let mut text = serde_json::to_string_pretty(&json).unwrap_or_default();
-            text.push('\n');
-            files.push((dir.join("tts").join(format!("{}.json", kind.id)), text.into_bytes()));
-        }
+        let made = crate::export::game_files(game, &locale, &pieces, &docs, style, &args.url_prefix)
+            .map_err(|e| Fatal::Setup(format!("cannot export {}: {e}", game.id)))?;
+        files.extend(made.into_iter().map(|(p, b)| (dir.join(p), b)));
         progress.advance();
     }
     progress.finish();

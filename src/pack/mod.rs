@@ -3,6 +3,8 @@
 
 pub mod assets;
 pub mod construction;
+pub mod cover;
+pub mod decks;
 pub mod decl;
 pub mod draw;
 pub mod effects;

@@ -50,6 +50,7 @@ pub const MAX_MARKER: u64 = 1024 * 1024;
 pub const PAPERS: &[&str] = &["a4", "letter"];
 pub const DUPLEX: &[&str] = &["long", "short"];
 pub const LAYOUTS: &[&str] = &["duplex", "gutterfold"];
+pub const CUTS: &[&str] = &["separate", "shared"];
 pub const SHOPS: &[&str] = &["tgc", "mpc", "dtc", "pnp"];
 
 /// The text `pnpkit new` and `pnpkit init` write: every setting, commented
@@ -65,10 +66,11 @@ pub const TEMPLATE: &str = r#"# A pnpkit project: `pnpkit` finds this file from 
 [build]
 # papers = ["a4", "letter"]   # a4, letter
 # locales = []                # empty: every locale of each game
-# margin = 5.0                # the printer's unprintable margin, mm
+# margin = 6.35               # the printer's unprintable margin, mm (a quarter inch)
 # bleed = 3.0                 # bleed around each piece, mm
 # duplex = "long"             # long or short: the edge the printer flips on
 # layout = "duplex"           # duplex (backs on their own pages) or gutterfold
+# cuts = "separate"           # separate (a gap and bleed between pieces) or shared (one cut line)
 
 [export]
 # shop = "tgc"                # what `pnpkit export --shop` uses with no value: tgc, mpc, dtc, pnp
@@ -101,6 +103,7 @@ pub struct BuildSettings {
     pub bleed: Option<Spanned<f64>>,
     pub duplex: Option<Spanned<String>>,
     pub layout: Option<Spanned<String>>,
+    pub cuts: Option<Spanned<String>>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -126,7 +129,7 @@ impl Config {
                 out.push((id, vec![v.get_ref().to_string()]));
             }
         }
-        for (id, v) in [("duplex", &b.duplex), ("layout", &b.layout)] {
+        for (id, v) in [("duplex", &b.duplex), ("layout", &b.layout), ("cuts", &b.cuts)] {
             if let Some(v) = v {
                 out.push((id, vec![v.get_ref().clone()]));
             }
@@ -297,6 +300,9 @@ fn validate(config: &Config, span: &dyn Fn(std::ops::Range<usize>) -> crate::dia
     if let Some(l) = &b.layout {
         one_of("layout", l, LAYOUTS);
     }
+    if let Some(c) = &b.cuts {
+        one_of("cuts", c, CUTS);
+    }
     if let Some(s) = &config.export.shop {
         one_of("shop", s, SHOPS);
     }
@@ -408,7 +414,7 @@ mod tests {
         use clap::ValueEnum;
         let names = |v: &[clap::builder::PossibleValue]| v.iter().map(|p| p.get_name().to_owned()).collect::<Vec<_>>();
         let of = |all: Vec<Option<clap::builder::PossibleValue>>| names(&all.into_iter().flatten().collect::<Vec<_>>());
-        use crate::cli::{DuplexArg, LayoutArg, PaperArg, ShopArg};
+        use crate::cli::{CutsArg, DuplexArg, LayoutArg, PaperArg, ShopArg};
         assert_eq!(
             of(PaperArg::value_variants()
                 .iter()
@@ -436,6 +442,13 @@ mod tests {
                 .map(|v| v.to_possible_value())
                 .collect()),
             SHOPS
+        );
+        assert_eq!(
+            of(CutsArg::value_variants()
+                .iter()
+                .map(|v| v.to_possible_value())
+                .collect()),
+            CUTS
         );
     }
 }

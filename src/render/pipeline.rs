@@ -409,7 +409,7 @@ pub fn build_with(
     let t = Instant::now();
     let done: Vec<&Built> = results.iter().filter_map(|r| r.as_ref().ok()).collect();
     for (cover, _) in &mut covers {
-        super::complete_cover(cover, &done);
+        super::cover::complete(cover, &done);
     }
     let covers: Vec<_> = covers
         .par_iter()

@@ -7,6 +7,7 @@
 
 mod common;
 
+mod assembly;
 mod atomic;
 mod cache;
 mod check;
@@ -17,6 +18,7 @@ mod export;
 mod gallery;
 mod hostile;
 mod i18n;
+mod inventory;
 mod layout;
 mod manual;
 mod odds;

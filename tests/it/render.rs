@@ -291,16 +291,26 @@ fn pieces_sit_where_planned_with_the_right_pitch() {
                 (x - f("x")).abs() < 0.1 && (top - f("y")).abs() < 0.1,
                 "position {x},{top} vs {item}"
             );
+            // True size, turned a quarter when that fits more (2 × 4 poker cards).
             assert!(
-                (w - 63.0).abs() < 0.1 && (h - 88.0).abs() < 0.1,
+                ((w - 63.0).abs() < 0.1 && (h - 88.0).abs() < 0.1)
+                    || ((w - 88.0).abs() < 0.1 && (h - 63.0).abs() < 0.1),
                 "true size 63×88, got {w}×{h}"
             );
         }
-        // Abutting 3×3 poker grid: pitch = card size.
+        // Cut apart: neighbours at least 2 mm apart, and the PDF's pitch is the plan's.
         let trim_x: Vec<f64> = items.iter().map(|i| i["x"].as_f64().unwrap()).collect();
-        assert!((trim_x[1] - trim_x[0] - 63.0).abs() < 0.1);
-        let clip_pitch = (g.clips[2][0] - g.clips[1][0]) / PT_PER_MM;
-        assert!((clip_pitch - 63.0).abs() < 0.1, "pitch {clip_pitch}");
+        let w0 = items[0]["w"].as_f64().unwrap();
+        let gap = trim_x[1] - trim_x[0] - w0;
+        assert!(gap >= impose::MIN_GAP - 1e-6, "gap {gap} on {}", paper.name);
+        let clip_pitch = (g.clips[1][0] - g.clips[0][0]) / PT_PER_MM;
+        let bleed0 = items[0]["bleed"][0].as_f64().unwrap();
+        let bleed1 = items[1]["bleed"][0].as_f64().unwrap();
+        assert!(
+            (clip_pitch - (trim_x[1] - trim_x[0]) - (bleed0 - bleed1)).abs() < 0.1,
+            "pitch {clip_pitch} on {}",
+            paper.name
+        );
     }
 }
 

@@ -61,8 +61,8 @@ fn drivethrucards_gets_one_pdf_per_deck_back_first_at_poker_size() {
         .iter()
         .filter(|(p, _)| p.extension().is_some_and(|x| x == "pdf"))
         .collect();
-    // One file per hero deck.
-    assert_eq!(pdfs.len(), 4, "{:?}", pdfs.iter().map(|(p, _)| p).collect::<Vec<_>>());
+    // One file per hero deck, and one for the character cards (large cards, as jumbo).
+    assert_eq!(pdfs.len(), 5, "{:?}", pdfs.iter().map(|(p, _)| p).collect::<Vec<_>>());
     let (path, bytes) = pdfs
         .iter()
         .find(|(p, _)| p.to_string_lossy().contains("alice-deck"))
@@ -147,13 +147,42 @@ fn png_size(b: &[u8]) -> (u32, u32) {
 }
 
 #[test]
-fn sizes_a_shop_does_not_sell_are_reported_and_left_out() {
+fn large_cards_print_on_the_shops_jumbo_cards_and_sizes_no_product_holds_are_left_out() {
+    // Unmatched character cards (88 × 126 mm) have no product of their size:
+    // they print on The Game Crafter's jumbo cards (3.5 × 5.75 in), laid out again.
     let e = export("unmatched", "tgc");
-    // Unmatched character cards (88 × 126 mm) are no product of The Game Crafter.
+    assert!(e.skipped.is_empty(), "{:?}", e.skipped);
+    let heroes: Vec<_> = e
+        .files
+        .iter()
+        .filter(|(p, _)| p.to_string_lossy().contains("/hero/"))
+        .collect();
+    assert_eq!(heroes.len(), 8, "4 fronts and 4 backs (a back per hero)");
+    for (p, bytes) in &heroes {
+        assert_eq!(png_size(bytes), (1125, 1800), "{}", p.display());
+    }
+    // A card no product holds (200 × 300 mm) is reported and left out.
+    let shared = Shared::new(common::root(), 1_767_225_600).unwrap();
+    let mut g = common::game("unmatched").clone();
+    g.sizes.insert(
+        "character".into(),
+        pnpkit::model::Size {
+            width: 200.0,
+            height: 300.0,
+        },
+    );
+    let e = shop::export(
+        &shared,
+        &g,
+        "en",
+        shop::shop("tgc").unwrap(),
+        &template_for(&shared, &g),
+    )
+    .unwrap_or_else(|p| panic!("{:?}", p.iter().map(|(d, _)| &d.message).collect::<Vec<_>>()));
     assert!(
         e.skipped
             .iter()
-            .any(|d| d.code == Code::ShopSize && d.message.contains("88 × 126")),
+            .any(|d| d.code == Code::ShopSize && d.message.contains("200 × 300")),
         "{:?}",
         e.skipped
     );

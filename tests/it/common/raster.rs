@@ -27,6 +27,7 @@ pub fn renderer_available(test: &str) -> bool {
 }
 
 /// One rasterised page in grey levels (0 black … 255 paper white).
+#[derive(Clone)]
 pub struct Gray {
     pub w: usize,
     pub h: usize,
