@@ -13,9 +13,11 @@
 //! - `pnp` any print shop that takes print-ready PDFs: one PDF per deck at the
 //!   pack's own trim size with 3 mm bleed, each front followed by its back.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use indexmap::IndexMap;
+use rayon::prelude::*;
 use serde_json::{Value, json};
 
 use crate::diag::{Code, Diagnostic, SourceMap};
@@ -315,13 +317,9 @@ pub fn export(
         // One back for the deck when every card's back looks the same (its drawing, not its page).
         let look = |(chunk, p): (usize, usize)| typst_svg::svg(&docs[chunk].pages()[p - 1], &Default::default());
         let distinct = if backs {
-            let mut seen: Vec<String> = Vec::new();
-            for c in &deck.cards {
-                let l = look(page(c, "back"));
-                if !seen.contains(&l) {
-                    seen.push(l);
-                }
-            }
+            let mut seen: Vec<String> = deck.cards.par_iter().map(|c| look(page(c, "back"))).collect();
+            seen.sort_unstable();
+            seen.dedup();
             seen.len()
         } else {
             0
@@ -366,26 +364,42 @@ pub fn export(
                     ((size.width + 2.0 * bleed) / MM_PER_IN * crate::export::DPI).round() as u32,
                     ((size.height + 2.0 * bleed) / MM_PER_IN * crate::export::DPI).round() as u32,
                 );
-                let raster = |c: &Component, face: &str| -> Result<Vec<u8>, String> {
-                    let (chunk, p) = page(c, face);
-                    crate::export::png(&crate::export::rasterize(&docs[chunk].pages()[p - 1], w, h)?)
-                };
-                let failed = |e: String| err(format!("cannot rasterise: {e}"));
+                // Each face of each card drawn once, in parallel; its copies share the bytes.
+                let mut faces: Vec<(&Component, &str)> = deck.cards.iter().map(|c| (*c, "front")).collect();
+                if backs && !one_back {
+                    faces.extend(deck.cards.iter().map(|c| (*c, "back")));
+                } else if one_back {
+                    faces.push((deck.cards[0], "back"));
+                }
+                let drawn: Vec<Result<Vec<u8>, String>> = faces
+                    .par_iter()
+                    .map(|(c, face)| {
+                        let (chunk, p) = page(c, face);
+                        crate::export::png(&crate::export::rasterize(&docs[chunk].pages()[p - 1], w, h)?)
+                    })
+                    .collect();
+                let mut png: HashMap<(&str, &str), Vec<u8>> = HashMap::new();
+                for ((c, face), bytes) in faces.iter().zip(drawn) {
+                    png.insert(
+                        (c.id.as_str(), face),
+                        bytes.map_err(|e| err(format!("cannot rasterise: {e}")))?,
+                    );
+                }
                 let dir = base.join(&deck.id);
                 for (n, c) in copies.iter().enumerate() {
                     out.push((
                         dir.join(format!("{:03}-{}.png", n + 1, c.id)),
-                        raster(c, "front").map_err(failed)?,
+                        png[&(c.id.as_str(), "front")].clone(),
                     ));
                     if backs && !one_back {
                         out.push((
                             dir.join(format!("{:03}-{}-back.png", n + 1, c.id)),
-                            raster(c, "back").map_err(failed)?,
+                            png[&(c.id.as_str(), "back")].clone(),
                         ));
                     }
                 }
                 if one_back {
-                    out.push((dir.join("back.png"), raster(deck.cards[0], "back").map_err(failed)?));
+                    out.push((dir.join("back.png"), png[&(deck.cards[0].id.as_str(), "back")].clone()));
                 }
             }
             Format::Pdf { back_first } => {

@@ -1,7 +1,9 @@
 //! What every command works with: the command line, the project the current
 //! folder is in (if any), the games at hand, and where output goes.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
+
+use crate::fsx::relative;
 
 use super::Fatal;
 use crate::check::Report;
@@ -135,43 +137,4 @@ pub fn load_game(catalog: &Catalog, id: &str) -> Result<Game, Fatal> {
         .into_iter()
         .next()
         .ok_or_else(|| Fatal::Setup(format!("no game `{id}`")))
-}
-
-/// `path` as seen from `base` (both absolute): `.` for the same folder,
-/// `..` for its parent, `data` below it; `path` itself when they share no root.
-pub fn relative(path: &Path, base: &Path) -> PathBuf {
-    let p: Vec<Component> = path.components().collect();
-    let b: Vec<Component> = base.components().collect();
-    let common = p.iter().zip(&b).take_while(|(x, y)| x == y).count();
-    if common == 0 {
-        return path.to_path_buf();
-    }
-    let mut out = PathBuf::new();
-    for _ in common..b.len() {
-        out.push("..");
-    }
-    for c in &p[common..] {
-        out.push(c);
-    }
-    if out.as_os_str().is_empty() {
-        out.push(".");
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::relative;
-    use std::path::Path;
-
-    #[test]
-    fn paths_read_from_the_current_folder() {
-        assert_eq!(relative(Path::new("/p"), Path::new("/p")), Path::new("."));
-        assert_eq!(relative(Path::new("/p/data"), Path::new("/p")), Path::new("data"));
-        assert_eq!(relative(Path::new("/p"), Path::new("/p/a/b")), Path::new("../.."));
-        assert_eq!(
-            relative(Path::new("/p/output"), Path::new("/p/cards")),
-            Path::new("../output")
-        );
-    }
 }

@@ -203,14 +203,16 @@ pub fn find(start: &Path) -> Result<Option<Project>, FindError> {
     for dir in start.ancestors() {
         let marker = dir.join(MARKER);
         if std::fs::symlink_metadata(&marker).is_ok() {
-            return load(dir, &marker).map(Some);
+            // Messages name the file as seen from where pnpkit runs.
+            let shown = crate::fsx::relative(&marker, &start);
+            return load(dir, &marker, &shown).map(Some);
         }
     }
     Ok(None)
 }
 
 /// Reads the marker of the project at `root`.
-fn load(root: &Path, marker: &Path) -> Result<Project, FindError> {
+fn load(root: &Path, marker: &Path, shown: &Path) -> Result<Project, FindError> {
     let scope = Scope::within(root).map_err(|source| FindError::Io {
         path: root.to_path_buf(),
         source,
@@ -241,7 +243,7 @@ fn load(root: &Path, marker: &Path) -> Result<Project, FindError> {
             });
         }
     };
-    let file = sources.add(marker.to_path_buf(), Arc::from(text.as_str()));
+    let file = sources.add(shown.to_path_buf(), Arc::from(text.as_str()));
     let span = |r: std::ops::Range<usize>| crate::pack::yaml::span_of_offset(&text, file, r.start, r.end);
     let config: Config = match toml::from_str(&text) {
         Ok(c) => c,
@@ -251,7 +253,7 @@ fn load(root: &Path, marker: &Path) -> Result<Project, FindError> {
                 .help("`pnpkit init` in an empty folder writes a pnpkit.toml with every setting, commented");
             d = match e.span() {
                 Some(r) => d.at(span(r)),
-                None => d.in_file(marker),
+                None => d.in_file(shown),
             };
             return Err(FindError::Invalid {
                 diagnostics: vec![d],
@@ -259,7 +261,8 @@ fn load(root: &Path, marker: &Path) -> Result<Project, FindError> {
             });
         }
     };
-    let problems = validate(&config, &span);
+    let mut problems = validate(&config, &span);
+    problems.sort_by_key(|d| d.span.map(|s| s.start));
     if !problems.is_empty() {
         return Err(FindError::Invalid {
             diagnostics: problems,
