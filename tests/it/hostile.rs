@@ -464,6 +464,22 @@ fn hostile_svg_art_is_refused_alike_by_check_and_build() {
 }
 
 #[test]
+fn a_long_glossary_word_does_not_stall_the_commands_that_check() {
+    // Every command that checks a pack searches its texts for the glossary's
+    // words. A word of 32,000 repeated letters took `check` 62 s (the search
+    // automaton's build was quadratic in the word); at 320,000 letters that
+    // is hours, so the hang guard fails it. Now 0.2 s.
+    let p = Project::new();
+    let word = "a".repeat(320_000);
+    let glossary = p.path("data/demo/glossary.yaml");
+    let mut text = std::fs::read_to_string(&glossary).unwrap();
+    text.push_str(&format!("- id: long\n  es: {word}\n  en: {word}\n"));
+    std::fs::write(&glossary, text).unwrap();
+    let o = run_guarded(p.dir.path(), &["check"], GUARD);
+    assert_eq!(o.status.code(), Some(0), "{}", common::out(&o));
+}
+
+#[test]
 fn a_game_yaml_without_locales_is_reported_not_a_panic() {
     // Found by the pack_yaml fuzz target: with `locales` unreadable, the
     // kit-count message indexed the first locale of an empty list.
