@@ -561,7 +561,7 @@ pub struct ExportArgs {
 
 #[derive(Debug, Args)]
 pub struct I18nArgs {
-    /// status, export or accept.
+    /// What to do: status, export, accept or import.
     #[arg(value_enum)]
     pub action: I18nAction,
 

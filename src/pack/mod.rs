@@ -236,9 +236,9 @@ pub fn refused(file: FileId, input: Input, refusal: &Refusal) -> Diagnostic {
         )
         .at(at)
         .label("not read")
-        .found(format!("a link to `{}`", shown_path(real).display()))
+        .found(format!("`{}`, outside the project folder (named there, or reached through a link)", shown_path(real).display()))
         .expected("a file inside the project folder")
-        .help("copy the file into the project instead of linking to it; a path named on the command line is read wherever it is"),
+        .help("copy the file into the project (do not link to it), or name it on the command line: a path named there is read wherever it is"),
         Refusal::HardLinked { links } => Diagnostic::new(
             Code::FileRefused,
             format!("{} is a hard link ({links} names for one file)", input.noun()),
