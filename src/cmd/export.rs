@@ -10,7 +10,7 @@ use super::{Fatal, Outcome, Status, use_color};
 use crate::cli::{Cli, ExportArgs, Format, StyleArg};
 use crate::diag::render_human;
 use crate::export::Style;
-use crate::fsx::write_atomic;
+use crate::fsx::txn::DirSwap;
 use crate::render::pipeline::template_for;
 use crate::render::world::Shared;
 use crate::render::{KitOptions, compile, plan_pieces};
@@ -79,12 +79,7 @@ pub fn run(cx: &super::Ctx, args: &ExportArgs, progress: &dyn super::Progress) -
             status: Status::Problems,
         });
     }
-    for (path, bytes) in &files {
-        write_atomic(path, bytes).map_err(|source| Fatal::Write {
-            path: path.clone(),
-            source,
-        })?;
-    }
+    write_units(&out, &files)?;
     let pngs = files
         .iter()
         .filter(|(p, _)| p.extension().is_some_and(|e| e == "png"))
@@ -107,6 +102,21 @@ pub fn run(cx: &super::Ctx, args: &ExportArgs, progress: &dyn super::Progress) -
         stdout,
         status: Status::Clean,
     })
+}
+
+/// Writes an export all or nothing: each `<game>/export/<locale>/` or
+/// `<game>/shop/<shop>/` folder is built aside and swapped in whole, so a
+/// killed export leaves the old folder or the new one, and no file of an
+/// earlier export of it (a renamed card's PNG) survives. Other locales,
+/// shops and the kit itself are kept.
+fn write_units(out: &Path, files: &[(PathBuf, Vec<u8>)]) -> Result<(), Fatal> {
+    let failed = |source| Fatal::Write {
+        path: out.to_path_buf(),
+        source,
+    };
+    let swap = DirSwap::begin_in_units(out, 2).map_err(failed)?;
+    super::gallery::stage(&swap, out, files)?;
+    swap.commit().map(drop).map_err(failed)
 }
 
 /// `export --shop`: the library lays every deck out for the shop; this writes the files.
@@ -164,10 +174,12 @@ fn shop_export(
         stdout.push_str("export failed: nothing was written\n");
         return Ok(Outcome::report(stdout, false));
     }
-    for (path, bytes) in &files {
-        let path = out.join(path);
-        write_atomic(&path, bytes).map_err(|source| Fatal::Write { path, source })?;
-    }
+    let placed: Vec<(PathBuf, Vec<u8>)> = files.into_iter().map(|(p, b)| (out.join(p), b)).collect();
+    write_units(out, &placed)?;
+    let files: Vec<(PathBuf, Vec<u8>)> = placed
+        .into_iter()
+        .map(|(p, b)| (p.strip_prefix(out).map(Path::to_path_buf).unwrap_or(p), b))
+        .collect();
     let stdout = match cli.format {
         Format::Human => {
             super::render_each(&warnings, cli.format, color)

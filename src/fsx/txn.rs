@@ -348,11 +348,25 @@ pub struct DirSwap {
     same: RefCell<Vec<PathBuf>>,
     /// Games with at least one file staged.
     changed: RefCell<BTreeSet<String>>,
+    /// How many folders below a game's folder make the unit this run
+    /// rebuilds whole: 1 for `build` (`<game>/<locale>/`), 2 for exports
+    /// (`<game>/shop/<shop>/`), where a unit's siblings are other runs' work.
+    depth: usize,
+    /// The units written to (staged or found the same), by path.
+    units: RefCell<BTreeSet<PathBuf>>,
 }
 
 impl DirSwap {
     /// Starts staging output under `out`, first removing what killed runs left there.
     pub fn begin(out: &Path) -> io::Result<DirSwap> {
+        DirSwap::begin_in_units(out, 1)
+    }
+
+    /// [`DirSwap::begin`] where the folders rebuilt whole lie `depth` levels
+    /// below each game's folder: exporting for one shop replaces
+    /// `<game>/shop/<shop>/` (no file of an earlier export of it survives)
+    /// and keeps the other shops' folders.
+    pub fn begin_in_units(out: &Path, depth: usize) -> io::Result<DirSwap> {
         recover_tree_in(out, true)?;
         let (dir, lock) = staging(out, "stage")?;
         Ok(DirSwap {
@@ -361,6 +375,8 @@ impl DirSwap {
             _lock: lock,
             same: RefCell::default(),
             changed: RefCell::default(),
+            depth: depth.max(1),
+            units: RefCell::default(),
         })
     }
 
@@ -376,6 +392,9 @@ impl DirSwap {
         if rel.components().any(|c| !matches!(c, std::path::Component::Normal(_))) {
             return Err(not_inside(rel));
         }
+        self.units
+            .borrow_mut()
+            .insert(rel.components().take(1 + self.depth).collect());
         if same_bytes(&self.out.join(rel), bytes) {
             self.same.borrow_mut().push(rel.to_path_buf());
             return Ok(());
@@ -396,6 +415,7 @@ impl DirSwap {
     pub fn commit_with(self, mut before_swap: impl FnMut(&str)) -> io::Result<Vec<String>> {
         let same = self.same.take();
         let changed = self.changed.take();
+        let units = self.units.take();
         let mut games: BTreeSet<String> = changed.clone();
         games.extend(same.iter().filter_map(|p| game_of(p)));
         let mut swapped = Vec::new();
@@ -406,7 +426,7 @@ impl DirSwap {
                 .map(PathBuf::as_path)
                 .collect();
             let live = self.out.join(game);
-            if !changed.contains(game) && self.swap_would_keep(game, &here)? {
+            if !changed.contains(game) && self.swap_would_keep(game, &here, &units)? {
                 continue;
             }
             let staged = self.dir.join(game);
@@ -419,13 +439,7 @@ impl DirSwap {
                 link_tree(&self.out.join(rel), &to)?;
             }
             if live.is_dir() {
-                for e in fs::read_dir(&live)?.flatten() {
-                    let name = e.file_name();
-                    if name.to_string_lossy().starts_with(PREFIX) || staged.join(&name).exists() {
-                        continue;
-                    }
-                    link_tree(&e.path(), &staged.join(&name))?;
-                }
+                carry_over(&live, &staged, Path::new(game), &units)?;
             }
             sync_dir(&staged);
             before_swap(game);
@@ -444,21 +458,36 @@ impl DirSwap {
     }
 
     /// Whether swapping `game` in would change nothing: every file under
-    /// the live folders it rebuilds (its top-level entries that this run
-    /// wrote) is one of `same`, so none would go.
-    fn swap_would_keep(&self, game: &str, same: &BTreeSet<&Path>) -> io::Result<bool> {
-        let tops: BTreeSet<&std::ffi::OsStr> = same
-            .iter()
-            .filter_map(|p| p.components().nth(1).map(|c| c.as_os_str()))
-            .collect();
-        let base = Path::new(game);
-        for top in tops {
-            if !only_these(&self.out, &base.join(top), same)? {
+    /// the live units it rebuilds is one of `same`, so none would go.
+    fn swap_would_keep(&self, game: &str, same: &BTreeSet<&Path>, units: &BTreeSet<PathBuf>) -> io::Result<bool> {
+        for unit in units.iter().filter(|u| u.starts_with(game)) {
+            if !only_these(&self.out, unit, same)? {
                 return Ok(false);
             }
         }
         Ok(true)
     }
+}
+
+/// Links into `staged` what the live folder `live` (at `rel` in the output)
+/// holds outside the units this run rebuilt: other locales, other shops'
+/// exports, whatever an earlier run wrote beside them.
+fn carry_over(live: &Path, staged: &Path, rel: &Path, units: &BTreeSet<PathBuf>) -> io::Result<()> {
+    for e in fs::read_dir(live)?.flatten() {
+        let name = e.file_name();
+        let here = rel.join(&name);
+        if name.to_string_lossy().starts_with(PREFIX) || units.contains(&here) {
+            continue;
+        }
+        let is_dir = fs::symlink_metadata(e.path()).is_ok_and(|m| m.is_dir());
+        if is_dir && units.iter().any(|u| u.starts_with(&here)) {
+            fs::create_dir_all(staged.join(&name))?;
+            carry_over(&e.path(), &staged.join(&name), &here, units)?;
+        } else if !staged.join(&name).exists() {
+            link_tree(&e.path(), &staged.join(&name))?;
+        }
+    }
+    Ok(())
 }
 
 /// Whether every file at or under `rel` (inside `out`) is in `files`, and

@@ -170,3 +170,53 @@ fn designs_match_their_golden_images() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Every file under `dir`, relative to it, sorted.
+fn tree(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            if e.file_type().unwrap().is_dir() {
+                stack.push(e.path());
+            } else {
+                out.push(e.path().strip_prefix(dir).unwrap().display().to_string());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn a_re_export_holds_exactly_what_a_clean_export_writes() {
+    // Exports were written file by file: a renamed card kept its old PNGs
+    // (34 files where a clean export wrote 31) and a killed export's
+    // `.pnpkit-tmp-*` files stayed. Each shop's (and each locale's) folder
+    // is now swapped in whole; the others are kept.
+    let dir = scratch();
+    let out = dir.path().join("output/demo");
+    export(dir.path(), &["--shop", "mpc", "--locale", "en"]);
+    export(dir.path(), &["--shop", "tgc", "--locale", "en"]);
+    export(dir.path(), &["--locale", "en"]);
+    let mpc = tree(&out.join("shop/mpc"));
+    let plain = tree(&out.join("export/en"));
+    std::fs::write(out.join("shop/tgc/.pnpkit-tmp-123-0"), "left by a killed export").unwrap();
+    let card = dir.path().join("data/demo/components/card.yaml");
+    let yaml = std::fs::read_to_string(&card)
+        .unwrap()
+        .replace("id: sunstrike", "id: sunburst");
+    std::fs::write(&card, yaml).unwrap();
+    export(dir.path(), &["--shop", "tgc", "--locale", "en"]);
+    let again = tree(&out.join("shop/tgc"));
+    let clean = scratch();
+    std::fs::copy(&card, clean.path().join("data/demo/components/card.yaml")).unwrap();
+    export(clean.path(), &["--shop", "tgc", "--locale", "en"]);
+    assert_eq!(again, tree(&clean.path().join("output/demo/shop/tgc")));
+    assert!(
+        !again.iter().any(|f| f.contains("sunstrike") || f.contains(".pnpkit")),
+        "{again:#?}"
+    );
+    assert_eq!(tree(&out.join("shop/mpc")), mpc, "the other shop's export is kept");
+    assert_eq!(tree(&out.join("export/en")), plain, "the plain export is kept");
+}
