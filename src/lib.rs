@@ -30,5 +30,6 @@ pub mod schema;
 pub mod sheet;
 pub mod shop;
 pub mod stats;
+pub mod terminal;
 pub mod text;
 pub mod viewer;

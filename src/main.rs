@@ -6,14 +6,16 @@ use std::process::ExitCode;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use pnpkit::cmd::{self, Progress, Status};
+use pnpkit::terminal::inert;
 
 /// mimalloc instead of the system allocator: reading a game log or a pack
 /// makes millions of small strings and maps (docs/decisions.md).
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// A progress bar on standard error, only when it is a terminal.
-struct Bar(Option<ProgressBar>);
+/// A progress bar on standard error, only when it is a terminal; and
+/// whether colour is on, for the lines a command prints as it goes.
+struct Bar(Option<ProgressBar>, bool);
 
 impl Progress for Bar {
     fn start(&self, total: usize, what: &str) {
@@ -34,25 +36,30 @@ impl Progress for Bar {
     }
     fn message(&self, line: &str) {
         let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, "{line}");
+        let _ = writeln!(out, "{}", inert(line, self.1));
         let _ = out.flush();
     }
 }
 
 fn main() -> ExitCode {
     let (cli, project) = cmd::parse();
-    let bar = Bar(std::io::stderr().is_terminal().then(|| {
-        let b = ProgressBar::new(0);
-        if let Ok(style) = ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} {elapsed}") {
-            b.set_style(style.progress_chars("=> "));
-        }
-        b
-    }));
+    // Names in reports come from files anyone may write: printed inert.
+    let color = cmd::use_color(cli.color);
+    let bar = Bar(
+        std::io::stderr().is_terminal().then(|| {
+            let b = ProgressBar::new(0);
+            if let Ok(style) = ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} {elapsed}") {
+                b.set_style(style.progress_chars("=> "));
+            }
+            b
+        }),
+        color,
+    );
     match cmd::run(&cli, project, &bar) {
         Ok(outcome) => {
             let mut out = std::io::stdout().lock();
             // A closed pipe (`pnpkit check | head`) is not an error worth a panic.
-            let _ = out.write_all(outcome.stdout.as_bytes());
+            let _ = out.write_all(inert(&outcome.stdout, color).as_bytes());
             let _ = out.flush();
             match outcome.status {
                 Status::Clean => ExitCode::SUCCESS,
@@ -60,11 +67,11 @@ fn main() -> ExitCode {
             }
         }
         Err(cmd::Fatal::Located(text)) => {
-            eprint!("{text}");
+            eprint!("{}", inert(&text, color));
             ExitCode::from(2)
         }
         Err(fatal) => {
-            eprintln!("error: {fatal}");
+            eprintln!("error: {}", inert(&fatal.to_string(), color));
             ExitCode::from(2)
         }
     }
