@@ -83,14 +83,24 @@ pub fn piles<'a>(game: &'a Game, draw: &DrawRules, deck: &Deck) -> Result<Vec<Pi
             }
         }
         let mut aside = Vec::new();
-        for (kind, id, n) in &p.set_aside {
+        for s in &p.set_aside {
+            // Extra cards come from outside the pile; the others leave it.
+            if s.extra {
+                if let Some(c) = game.component(&s.kind, &s.id) {
+                    aside.push(Card {
+                        component: c,
+                        count: s.count,
+                    });
+                }
+                continue;
+            }
             let Some(i) = cards
                 .iter()
-                .position(|c| c.component.kind == *kind && c.component.id == *id)
+                .position(|c| c.component.kind == s.kind && c.component.id == s.id)
             else {
                 continue;
             };
-            let n = (*n).min(cards[i].count);
+            let n = s.count.min(cards[i].count);
             cards[i].count -= n;
             aside.push(Card {
                 component: cards[i].component,
