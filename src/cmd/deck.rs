@@ -6,16 +6,17 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Fatal, Outcome, use_color};
+use super::{Fatal, Outcome, Status, use_color};
 use crate::cli::{DeckArgs, Format};
 use crate::deck::validate::mode_for_players;
-use crate::deck::{Context, DeckReport, batch, check_list};
-use crate::diag::SourceMap;
-use crate::fsx::read::Scope;
+use crate::deck::{Context, DeckReport, batch, check_bytes, report};
+use crate::diag::{Code, Diagnostic, SourceMap};
+use crate::fsx::read::{ReadError, Scope, max, read_bounded};
 use crate::model::Game;
 use crate::pack::Input;
 
-/// Reads a list file inside `scope` and checks it.
+/// Reads a list file inside `scope` and checks it. A file that cannot be
+/// read (missing, refused, not text) is an unreadable list, not a failure of the run.
 pub fn check_file(
     game: &Game,
     path: &Path,
@@ -23,16 +24,25 @@ pub fn check_file(
     scope: &Scope,
     sources: &mut SourceMap,
 ) -> Result<DeckReport, Fatal> {
-    let (file, text) = match super::read_source(path, Input::Deck, scope, sources)? {
-        Ok(read) => read,
-        Err(d) => {
-            let file = d.span.map(|s| s.file).unwrap_or_default();
-            let mut report = check_list(game, path, file, "", ctx).map_err(Fatal::Setup)?;
-            report.diagnostics = vec![d];
-            return Ok(report);
-        }
+    let limit = if crate::deck::decode::is_workbook(path) {
+        max::SHEET
+    } else {
+        max::DECK
     };
-    check_list(game, path, file, &text, ctx).map_err(Fatal::Setup)
+    match read_bounded(path, limit, scope) {
+        Ok(bytes) => check_bytes(game, path, bytes, ctx, sources).map_err(Fatal::Setup),
+        Err(ReadError::Refused(r)) => {
+            let file = sources.add(path.to_path_buf(), std::sync::Arc::from(""));
+            let d = crate::pack::refused(file, Input::Deck, &r);
+            let d = Diagnostic { span: None, ..d }.in_file(path);
+            report::unreadable(game, path, ctx, d).map_err(Fatal::Setup)
+        }
+        Err(ReadError::Io(e)) => {
+            sources.add(path.to_path_buf(), std::sync::Arc::from(""));
+            let d = Diagnostic::new(Code::DeckUnreadable, format!("the file cannot be read: {e}")).in_file(path);
+            report::unreadable(game, path, ctx, d).map_err(Fatal::Setup)
+        }
+    }
 }
 
 fn context(game: &Game, args: &DeckArgs) -> Result<Context, Fatal> {
@@ -128,7 +138,14 @@ pub fn run(cx: &super::Ctx, args: &DeckArgs) -> Result<Outcome, Fatal> {
                 serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
             }
         };
-        return Ok(Outcome::report(stdout, report.is_legal()));
+        let status = if report.unreadable {
+            Status::Unreadable
+        } else if report.is_legal() {
+            Status::Clean
+        } else {
+            Status::Problems
+        };
+        return Ok(Outcome { stdout, status });
     }
     if args.odds {
         return Err(Fatal::Setup("--odds reads one list: name a single file".into()));

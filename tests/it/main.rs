@@ -23,6 +23,7 @@ mod layout;
 mod manual;
 mod odds;
 mod outside;
+mod pasted;
 mod preflight;
 mod raster;
 mod render;
