@@ -179,6 +179,10 @@ pub fn at_least(piles: &[(u32, u32, u32)], fixed: u32, k: u32) -> f64 {
         dist = next;
     }
     let need = k.saturating_sub(fixed) as usize;
+    if need == 0 {
+        // Certain: not a float sum that rounds to 0.999….
+        return 1.0;
+    }
     // `+ 0.0` turns the −0.0 an empty float sum starts from into 0.
     let p: f64 = dist.iter().skip(need).sum::<f64>() + 0.0;
     p.clamp(0.0, 1.0)
