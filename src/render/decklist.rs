@@ -152,10 +152,15 @@ pub fn sheet(shared: &Shared, game: &Game, report: &DeckReport) -> Result<Vec<u8
         timestamp: Some(typst_pdf::Timestamp::new_utc(shared.now())),
         ..Default::default()
     };
-    typst_pdf::pdf(&doc, &options).map_err(|errs| {
+    let pdf = typst_pdf::pdf(&doc, &options).map_err(|errs| {
         errs.iter()
             .map(|e| e.message.to_string())
             .collect::<Vec<_>>()
             .join("; ")
-    })
+    });
+    // A batch renders one sheet per list: typst's memo of the layouts of
+    // earlier sheets is dropped (what every sheet shares is used again at
+    // once and kept), so memory does not grow with the number of lists.
+    comemo::evict(2);
+    pdf
 }

@@ -9,6 +9,7 @@ mod common;
 
 mod assembly;
 mod atomic;
+mod batch;
 mod cache;
 mod check;
 mod cli;
