@@ -164,3 +164,15 @@ pub fn sheet(shared: &Shared, game: &Game, report: &DeckReport) -> Result<Vec<u8
     comemo::evict(2);
     pdf
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn sheets_print_no_backticks() {
+        assert_eq!(
+            super::plain("no card is called `Gorgons Blod` (did you mean `Gorgon's Blood`?)"),
+            "no card is called “Gorgons Blod” (did you mean “Gorgon's Blood”?)"
+        );
+        assert_eq!(super::plain("a\u{1b}b"), "a b");
+    }
+}
