@@ -156,3 +156,127 @@ fn pasted_lists_exit_as_their_verdict() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// Accents dropped (`Versátiles` → `Versatiles`), as players type on a
+/// keyboard without them.
+fn without_accents(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            'á' | 'à' => 'a',
+            'é' | 'è' => 'e',
+            'í' => 'i',
+            'ó' => 'o',
+            'ú' | 'ü' => 'u',
+            'ñ' => 'n',
+            'Á' => 'A',
+            'É' => 'E',
+            'Í' => 'I',
+            'Ó' => 'O',
+            'Ú' => 'U',
+            c => c,
+        })
+        .collect()
+}
+
+/// Every label a shipped pack prints for a part of a list — the rows and
+/// sums of the composition table and the draw groups of `--odds`, in both
+/// locales, with and without accents, with a count as deck sites add one —
+/// read back as a section header above a legal list's cards: the list
+/// stays legal. Every mode's name in both locales, with and without
+/// accents, and written with `-` or `contra` for `vs`, picks that mode.
+#[test]
+fn every_label_and_mode_name_a_pack_prints_reads_back() {
+    let mut wrong = Vec::new();
+    for g in common::shipped() {
+        let c = g.construction.as_ref().unwrap();
+        let dir = root().join("data").join(&g.id).join("decks");
+        let mut samples: Vec<PathBuf> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| {
+                let n = p.file_name().unwrap().to_string_lossy();
+                n.ends_with(".txt") && !n.starts_with("illegal-")
+            })
+            .collect();
+        samples.sort();
+        let sample = &samples[0];
+        let text = fs::read_to_string(sample).unwrap();
+        let check = |text: &str, locale: Option<&str>| {
+            let ctx = Context {
+                locale: locale.map(str::to_string),
+                ..Context::default()
+            };
+            let mut sources = SourceMap::default();
+            let report = check_bytes(g, Path::new("list.txt"), text.as_bytes().to_vec(), &ctx, &mut sources).unwrap();
+            let shown = report.human(g, &sources, false);
+            (report, shown)
+        };
+        let mut labels: BTreeSet<String> = BTreeSet::new();
+        for locale in ["en", "es"] {
+            let (report, _) = check(&text, Some(locale));
+            labels.extend(report.verdict.composition.rows.iter().map(|(l, _)| l.clone()));
+            labels.extend(report.verdict.composition.sums.iter().map(|(l, _)| l.clone()));
+            if let Some(d) = &c.draw {
+                labels.extend(d.groups.iter().map(|gr| gr.label.get(locale).to_string()));
+            }
+        }
+        assert!(labels.len() >= 2, "{}: labels {labels:?}", g.id);
+        // The section line goes after the first card, where nothing but a section or a card may stand.
+        let lines: Vec<&str> = text.lines().collect();
+        let first_card = lines
+            .iter()
+            .position(|l| l.trim_start().starts_with(|ch: char| ch.is_ascii_digit()))
+            .expect("a counted line");
+        for label in &labels {
+            for written in [
+                label.clone(),
+                without_accents(label),
+                format!("{label} (3)"),
+                format!("{}:", label.to_uppercase()),
+            ] {
+                let mut with = lines.clone();
+                with.insert(first_card + 1, &written);
+                let list = with.join("\n") + "\n";
+                let (report, shown) = check(&list, None);
+                if !report.is_legal() {
+                    wrong.push(format!("{}: section `{written}` not read back\n{shown}", g.id));
+                }
+            }
+        }
+        // Mode names.
+        let Some(kind) = &c.modes else { continue };
+        for mode in g.components.get(kind).into_iter().flatten() {
+            for (locale, name) in &mode.name.0 {
+                let key = if locale == "es" { "modo" } else { "mode" };
+                // The seed's and the pack's names, and the tool's own label (the id: `3-vs-1`).
+                let mut spellings = vec![
+                    name.clone(),
+                    without_accents(name),
+                    name.to_lowercase(),
+                    mode.id.clone(),
+                    mode.id.replace('-', " "),
+                ];
+                if name.contains(" vs ") {
+                    spellings.push(name.replace(" vs ", "-vs-"));
+                    spellings.push(name.replace(" vs ", " contra "));
+                }
+                for written in spellings {
+                    let list = format!("{key}: {written}\n");
+                    let (report, shown) = check(&list, None);
+                    if report.verdict.mode.as_deref() != Some(mode.id.as_str()) {
+                        wrong.push(format!(
+                            "{}: mode `{written}` read as {:?}\n{shown}",
+                            g.id, report.verdict.mode
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} names not read back:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
