@@ -197,11 +197,11 @@ pub fn layouts(
         tables.push(table);
     }
     let base = Layout {
-        items: items(lines, &row, &split),
+        items: items(lines, &row),
         tables,
     };
     // The plain numbers `1 Name`, `2 Name`, `3 Name` … may be item numbers.
-    let plain = plain_items(lines, &row, &split);
+    let plain = plain_items(lines, &row);
     let mut out: Vec<(Layout, Vec<Choice>)> = vec![(base, Vec::new())];
     if let Some((first, last)) = plain
         && out[0].0.items == Items::Counts
@@ -294,24 +294,25 @@ fn numeric_columns(body: &[usize], split: &[Cells], is_card: &dyn Fn(&str) -> bo
         .collect()
 }
 
-/// Numbers that run 1, 2, 3 … (starting again at 1 after a section, once
-/// a run has reached 2: `1 Ares`, `1 Heracles`, `1 Cerberus` are copies).
-fn running(numbers: &[u32]) -> bool {
+/// Numbers that run 1, 2, 3 …, starting again at 1 after a section (a
+/// line between them that is no item) or once a run has reached 2: `1
+/// Ares`, `1 Heracles`, `1 Cerberus` one under the other are copies.
+/// `numbers` holds each number and whether another line stands before it.
+fn running(numbers: &[(u32, bool)]) -> bool {
     numbers.len() >= 2
-        && numbers[0] == 1
-        && numbers.windows(2).all(|w| w[1] == w[0] + 1 || (w[1] == 1 && w[0] >= 2))
-        && numbers.last() != Some(&1)
+        && numbers[0].0 == 1
+        && numbers
+            .windows(2)
+            .all(|w| w[1].0 == w[0].0 + 1 || (w[1].0 == 1 && (w[0].0 >= 2 || w[1].1)))
+        && numbers.windows(2).any(|w| w[1].0 == w[0].0 + 1)
 }
 
 /// `1.`, `2)` … at the start of the lines outside tables: item numbers
 /// when they run in order.
-fn items(lines: &[Line], row: &[bool], split: &[Cells]) -> Items {
-    let _ = split;
-    let numbers: Vec<u32> = lines
-        .iter()
-        .enumerate()
-        .filter(|(i, l)| !row[*i] && !l.heading)
-        .filter_map(|(_, l)| item_number(&strip_markers(l.text), false).map(|(n, _)| n))
+fn items(lines: &[Line], row: &[bool]) -> Items {
+    let numbers: Vec<(u32, bool)> = numbered(lines, row, false)
+        .into_iter()
+        .map(|(n, _, b)| (n, b))
         .collect();
     if running(&numbers) {
         Items::Numbered
@@ -320,22 +321,43 @@ fn items(lines: &[Line], row: &[bool], split: &[Cells]) -> Items {
     }
 }
 
-/// Lines `1 Name`, `2 Name`, `3 Name` … whose numbers run in order (at
-/// least three): the first and last line, when every such line runs.
-fn plain_items(lines: &[Line], row: &[bool], split: &[Cells]) -> Option<(u32, u32)> {
-    let _ = split;
-    let found: Vec<(u32, u32)> = lines
-        .iter()
-        .enumerate()
-        .filter(|(i, l)| !row[*i] && !l.heading)
-        .filter_map(|(_, l)| {
-            let body = strip_markers(l.text);
+/// The item numbers at the start of lines outside tables (`plain`: `1
+/// Name` too, but not lines `1. Name`), each with its line and whether a
+/// line that is no such item stands before it.
+fn numbered(lines: &[Line], row: &[bool], plain: bool) -> Vec<(u32, u32, bool)> {
+    let mut out = Vec::new();
+    let mut between = false;
+    for (i, l) in lines.iter().enumerate() {
+        if row[i] {
+            between = true;
+            continue;
+        }
+        let body = strip_markers(l.text);
+        let found = if l.heading {
+            None
+        } else if plain {
             item_number(&body, false)
                 .is_none()
-                .then(|| item_number(&body, true).map(|(n, _)| (n, l.span.line)))
+                .then(|| item_number(&body, true))
                 .flatten()
-        })
-        .collect();
-    let numbers: Vec<u32> = found.iter().map(|(n, _)| *n).collect();
+        } else {
+            item_number(&body, false)
+        };
+        match found {
+            Some((n, _)) => {
+                out.push((n, l.span.line, between));
+                between = false;
+            }
+            None => between = true,
+        }
+    }
+    out
+}
+
+/// Lines `1 Name`, `2 Name`, `3 Name` … whose numbers run in order (at
+/// least three): the first and last line, when every such line runs.
+fn plain_items(lines: &[Line], row: &[bool]) -> Option<(u32, u32)> {
+    let found = numbered(lines, row, true);
+    let numbers: Vec<(u32, bool)> = found.iter().map(|(n, _, b)| (*n, *b)).collect();
     (numbers.len() >= 3 && running(&numbers)).then(|| (found[0].1, found[found.len() - 1].1))
 }

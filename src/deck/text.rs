@@ -279,7 +279,8 @@ impl<'g> Reader<'_, 'g> {
     fn line(&mut self, line: &Line) {
         if line.heading {
             let text = strip_markers(line.text);
-            if self.top && self.deck.title.is_none() {
+            let (words, _) = section_title(&text);
+            if self.top && self.deck.title.is_none() && !self.vocab.is_section(&normalize(&words)) {
                 self.deck.title = Some(text);
                 self.heading += 1;
             } else {
