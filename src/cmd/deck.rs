@@ -88,7 +88,11 @@ fn context(game: &Game, args: &DeckArgs) -> Result<Context, Fatal> {
 /// The files of the run, each with where it may lie: the named ones
 /// anywhere, then a batch folder's lists inside that folder (pnpkit found
 /// them, so a link out of the folder is refused).
-fn list_files(args: &DeckArgs) -> Result<(Vec<(PathBuf, Scope)>, Vec<(PathBuf, &'static str)>), Fatal> {
+/// The lists of a run, each with where it may lie, and the entries of a
+/// batch folder skipped with the reason.
+type Files = (Vec<(PathBuf, Scope)>, Vec<(PathBuf, &'static str)>);
+
+fn list_files(args: &DeckArgs) -> Result<Files, Fatal> {
     let mut files: Vec<(PathBuf, Scope)> = args.files.iter().map(|f| (f.clone(), Scope::named())).collect();
     let mut skipped = Vec::new();
     if let Some(dir) = &args.batch {

@@ -80,18 +80,6 @@ impl Tried {
             .count()
     }
 
-    fn rules(&self) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        for v in &self.verdict.violations {
-            for r in &v.rules {
-                if !out.contains(r) {
-                    out.push(r.clone());
-                }
-            }
-        }
-        out
-    }
-
     /// Fewer unreadable lines first, then fewer broken rules.
     fn score(&self) -> (usize, usize) {
         (
@@ -155,7 +143,7 @@ pub fn read(
                 span,
                 other: Other {
                     unread: t.unread(),
-                    rules: t.rules(),
+                    rules: t.verdict.broken_rules(),
                 },
             });
         }

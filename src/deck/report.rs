@@ -52,15 +52,7 @@ impl DeckReport {
 
     /// The rule ids the list breaks, in rule order, each once.
     pub fn broken_rules(&self) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        for v in &self.verdict.violations {
-            for r in &v.rules {
-                if !out.contains(r) {
-                    out.push(r.clone());
-                }
-            }
-        }
-        out
+        self.verdict.broken_rules()
     }
 
     /// The codes of the problems that are not broken rules (`E028`, `E029`).

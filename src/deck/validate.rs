@@ -84,6 +84,19 @@ pub struct Verdict {
 }
 
 impl Verdict {
+    /// The rule ids the list breaks, in rule order, each once.
+    pub fn broken_rules(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for v in &self.violations {
+            for r in &v.rules {
+                if !out.contains(r) {
+                    out.push(r.clone());
+                }
+            }
+        }
+        out
+    }
+
     pub fn is_legal(&self) -> bool {
         self.violations.is_empty() && self.problems.is_empty()
     }

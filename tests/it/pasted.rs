@@ -116,13 +116,7 @@ fn pasted_lists_get_their_verdict_title_and_cards() {
             failures.push(format!("{}: {}\n{shown}", case.file, wrong.join("; ")));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {} lists misread:\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n")
-    );
+    crate::deck::assert_all_read(&failures, cases.len());
 }
 
 /// The exit code a user sees, for every list of the corpus at once (one
