@@ -64,6 +64,7 @@ fn main() -> ExitCode {
             match outcome.status {
                 Status::Clean => ExitCode::SUCCESS,
                 Status::Problems => ExitCode::from(1),
+                Status::Unreadable => ExitCode::from(2),
             }
         }
         Err(cmd::Fatal::Located(text)) => {

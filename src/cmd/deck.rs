@@ -6,16 +6,18 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Fatal, Outcome, use_color};
+use super::{Fatal, Outcome, Status, use_color};
 use crate::cli::{DeckArgs, Format};
 use crate::deck::validate::mode_for_players;
-use crate::deck::{Context, DeckReport, batch, check_list};
-use crate::diag::SourceMap;
-use crate::fsx::read::Scope;
+use crate::deck::{Context, DeckReport, batch, check_bytes, report};
+use crate::diag::{Code, Diagnostic, SourceMap};
+use crate::fsx::read::{ReadError, Scope, max, read_bounded};
+use crate::fsx::txn::FileTxn;
 use crate::model::Game;
 use crate::pack::Input;
 
-/// Reads a list file inside `scope` and checks it.
+/// Reads a list file inside `scope` and checks it. A file that cannot be
+/// read (missing, refused, not text) is an unreadable list, not a failure of the run.
 pub fn check_file(
     game: &Game,
     path: &Path,
@@ -23,16 +25,31 @@ pub fn check_file(
     scope: &Scope,
     sources: &mut SourceMap,
 ) -> Result<DeckReport, Fatal> {
-    let (file, text) = match super::read_source(path, Input::Deck, scope, sources)? {
-        Ok(read) => read,
-        Err(d) => {
-            let file = d.span.map(|s| s.file).unwrap_or_default();
-            let mut report = check_list(game, path, file, "", ctx).map_err(Fatal::Setup)?;
-            report.diagnostics = vec![d];
-            return Ok(report);
-        }
+    let limit = if crate::deck::decode::is_workbook(path) {
+        max::SHEET
+    } else {
+        max::DECK
     };
-    check_list(game, path, file, &text, ctx).map_err(Fatal::Setup)
+    // The path as reports show it: a file name with control characters
+    // (an escape sequence that would retitle or recolour the terminal) is
+    // shown with them escaped, everywhere it is printed.
+    let shown = PathBuf::from(crate::deck::words::printable(&path.to_string_lossy()));
+    let read = read_bounded(path, limit, scope);
+    let path = shown.as_path();
+    match read {
+        Ok(bytes) => check_bytes(game, path, bytes, ctx, sources).map_err(Fatal::Setup),
+        Err(ReadError::Refused(r)) => {
+            let file = sources.add(path.to_path_buf(), std::sync::Arc::from(""));
+            let d = crate::pack::refused(file, Input::Deck, &r);
+            let d = Diagnostic { span: None, ..d }.in_file(path);
+            report::unreadable(game, path, ctx, d).map_err(Fatal::Setup)
+        }
+        Err(ReadError::Io(e)) => {
+            sources.add(path.to_path_buf(), std::sync::Arc::from(""));
+            let d = Diagnostic::new(Code::DeckUnreadable, format!("the file cannot be read: {e}")).in_file(path);
+            report::unreadable(game, path, ctx, d).map_err(Fatal::Setup)
+        }
+    }
 }
 
 fn context(game: &Game, args: &DeckArgs) -> Result<Context, Fatal> {
@@ -71,19 +88,28 @@ fn context(game: &Game, args: &DeckArgs) -> Result<Context, Fatal> {
 /// The files of the run, each with where it may lie: the named ones
 /// anywhere, then a batch folder's lists inside that folder (pnpkit found
 /// them, so a link out of the folder is refused).
-fn list_files(args: &DeckArgs) -> Result<Vec<(PathBuf, Scope)>, Fatal> {
+/// The lists of a run, each with where it may lie, and the entries of a
+/// batch folder skipped with the reason.
+type Files = (Vec<(PathBuf, Scope)>, Vec<(PathBuf, &'static str)>);
+
+fn list_files(args: &DeckArgs) -> Result<Files, Fatal> {
     let mut files: Vec<(PathBuf, Scope)> = args.files.iter().map(|f| (f.clone(), Scope::named())).collect();
+    let mut skipped = Vec::new();
     if let Some(dir) = &args.batch {
         let rd = std::fs::read_dir(dir)
             .map_err(|e| Fatal::Setup(format!("cannot read the batch folder `{}`: {e}", dir.display())))?;
-        let mut found: Vec<PathBuf> = rd
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.is_file() && batch::is_list_file(p))
-            .collect();
+        let mut found: Vec<PathBuf> = Vec::new();
+        for path in rd.filter_map(|e| e.ok().map(|e| e.path())) {
+            match batch::skip_reason(&path) {
+                None => found.push(path),
+                Some(why) => skipped.push((path, why)),
+            }
+        }
         found.sort();
+        skipped.sort();
         if found.is_empty() {
             return Err(Fatal::Setup(format!(
-                "`{}` holds no list files (.txt, .md, .csv, .tsv, .yaml)",
+                "`{}` holds no list files (.txt, .md, .csv, .tsv, .xlsx, .ods, .yaml)",
                 dir.display()
             )));
         }
@@ -94,14 +120,14 @@ fn list_files(args: &DeckArgs) -> Result<Vec<(PathBuf, Scope)>, Fatal> {
     if files.is_empty() {
         return Err(Fatal::Setup("name a list file, several, or `--batch DIR`".into()));
     }
-    Ok(files)
+    Ok((files, skipped))
 }
 
 pub fn run(cx: &super::Ctx, args: &DeckArgs) -> Result<Outcome, Fatal> {
     let cli = cx.cli;
     let game = cx.load_game(&args.game)?;
     let ctx = context(&game, args)?;
-    let files = list_files(args)?;
+    let (files, skipped) = list_files(args)?;
     let mut sources = SourceMap::default();
     if files.len() == 1 && args.batch.is_none() {
         let report = check_file(&game, &files[0].0, &ctx, &files[0].1, &mut sources)?;
@@ -128,70 +154,104 @@ pub fn run(cx: &super::Ctx, args: &DeckArgs) -> Result<Outcome, Fatal> {
                 serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
             }
         };
-        return Ok(Outcome::report(stdout, report.is_legal()));
+        let status = if report.unreadable {
+            Status::Unreadable
+        } else if report.is_legal() {
+            Status::Clean
+        } else {
+            Status::Problems
+        };
+        return Ok(Outcome { stdout, status });
     }
     if args.odds {
         return Err(Fatal::Setup("--odds reads one list: name a single file".into()));
-    }
-    let mut reports = Vec::new();
-    for (f, scope) in &files {
-        reports.push(check_file(&game, f, &ctx, scope, &mut sources)?);
     }
     let out = match &args.out {
         Some(out) => out.clone(),
         None => cx.out(&None)?.join(&game.id).join("decklists"),
     };
     let shared = cx.shared()?;
-    // Every sheet is rendered before anything is written.
-    let mut sheets = Vec::new();
-    for (i, r) in reports.iter().enumerate() {
-        let pdf = crate::render::decklist::sheet(&shared, &game, r)
-            .map_err(|e| Fatal::Setup(format!("the decklist sheet of `{}` failed: {e}", r.file.display())))?;
-        sheets.push((out.join(batch::sheet_name(i, &r.player())), pdf));
-    }
-    let rows: Vec<batch::Row> = reports
-        .iter()
-        .zip(&sheets)
-        .map(|(r, (p, _))| batch::row(r, Some(p)))
-        .collect();
-    let csv = batch::csv(&rows);
-    let json = batch::json(&game.id, &rows, &reports, &sources);
-    let write = |path: &Path, bytes: &[u8]| {
-        crate::fsx::write_atomic(path, bytes).map_err(|source| Fatal::Write {
-            path: path.to_path_buf(),
-            source,
-        })
+    let write_err = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| Fatal::Write { path, source }
     };
-    std::fs::create_dir_all(&out).map_err(|source| Fatal::Write {
-        path: out.clone(),
-        source,
-    })?;
-    for (p, pdf) in &sheets {
-        write(p, pdf)?;
+    // Each list is checked, its sheet rendered and staged, its report
+    // appended to the staged verdicts.json, then dropped: memory does not
+    // grow with the number of lists (beyond one short row each). Nothing
+    // is swapped in unless every list went through.
+    std::fs::create_dir_all(&out).map_err(write_err(&out))?;
+    let mut txn = FileTxn::begin(&out).map_err(write_err(&out))?;
+    let json_path = out.join("verdicts.json");
+    let mut json = batch::JsonWriter::new(
+        std::io::BufWriter::new(txn.create(&json_path).map_err(write_err(&json_path))?),
+        &game.id,
+        cli.format == Format::Json,
+    )
+    .map_err(write_err(&json_path))?;
+    let mut rows = Vec::new();
+    let mut details = String::new();
+    let mut detailed = 0;
+    let color = use_color(cli.color);
+    let mut written = std::collections::BTreeSet::new();
+    for (i, (f, scope)) in files.iter().enumerate() {
+        let mut sources = SourceMap::default();
+        let report = check_file(&game, f, &ctx, scope, &mut sources)?;
+        let pdf = crate::render::decklist::sheet(&shared, &game, &report)
+            .map_err(|e| Fatal::Setup(format!("the decklist sheet of `{}` failed: {e}", report.file.display())))?;
+        let sheet = out.join(batch::sheet_name(i, &report.player()));
+        txn.put(&sheet, &pdf).map_err(write_err(&sheet))?;
+        written.insert(sheet.clone());
+        json.report(&report.json(&sources)).map_err(write_err(&json_path))?;
+        if !report.is_legal() {
+            if detailed < batch::MAX_DETAILED {
+                details.push_str(&report.human(&game, &sources, color));
+                details.push('\n');
+            }
+            detailed += 1;
+        }
+        rows.push(batch::row(&report, Some(&sheet)));
     }
-    write(&out.join("verdicts.csv"), csv.as_bytes())?;
-    write(&out.join("verdicts.json"), json.as_bytes())?;
-    let legal = rows.iter().all(|r| r.legal);
+    let stdout_json = json.finish(&rows).map_err(write_err(&json_path))?;
+    let csv_path = out.join("verdicts.csv");
+    txn.put(&csv_path, batch::csv(&rows).as_bytes())
+        .map_err(write_err(&csv_path))?;
+    // Sheets an earlier run wrote and this one did not (a player gone, renamed) go.
+    for stale in batch::stale_sheets(&out, &written) {
+        txn.remove(&stale).map_err(write_err(&stale))?;
+    }
+    txn.commit().map_err(write_err(&out))?;
+    let status = if rows.iter().any(|r| r.unreadable) {
+        Status::Unreadable
+    } else if rows.iter().all(|r| r.legal) {
+        Status::Clean
+    } else {
+        Status::Problems
+    };
     let stdout = match cli.format {
-        Format::Json => json,
+        Format::Json => stdout_json,
         Format::Human => {
-            let mut s = String::new();
-            let color = use_color(cli.color);
-            for r in reports.iter().filter(|r| !r.is_legal()) {
-                s.push_str(&r.human(&game, &sources, color));
-                s.push('\n');
+            let mut s = details;
+            if detailed > batch::MAX_DETAILED {
+                s.push_str(&batch::more_details(detailed - batch::MAX_DETAILED));
+            }
+            for skipped in &skipped {
+                s.push_str(&format!(
+                    "skipped {}: {}\n",
+                    crate::deck::words::printable(&skipped.0.display().to_string()),
+                    skipped.1
+                ));
             }
             s.push_str(&batch::table(&rows));
             s.push_str(&format!(
                 "wrote {} decklist sheet{}, verdicts.csv and verdicts.json to {}\n",
-                sheets.len(),
-                if sheets.len() == 1 { "" } else { "s" },
-                out.display()
+                rows.len(),
+                if rows.len() == 1 { "" } else { "s" },
+                crate::deck::words::printable(&out.display().to_string())
             ));
             s
         }
     };
-    Ok(Outcome::report(stdout, legal))
+    Ok(Outcome { stdout, status })
 }
 
 /// The odds of a list under the game's draw rules, and whether the first player skips a draw.

@@ -55,6 +55,9 @@ pub enum Status {
     Clean,
     /// Exit code 1: the input has problems.
     Problems,
+    /// Exit code 2 with a report: an input cannot be read at all (a deck
+    /// list that is not text).
+    Unreadable,
 }
 
 /// A failure that stops the command: exit code 2.

@@ -4,18 +4,23 @@
 //! ([`report`], [`words`]). An organiser's batch of lists is in [`batch`].
 
 pub mod batch;
+pub mod decode;
+pub mod forms;
+pub mod layout;
 pub mod names;
 pub mod odds;
+pub mod reading;
 pub mod report;
 pub mod text;
 pub mod validate;
+pub mod vocab;
 pub mod words;
 pub mod yaml;
 
 use indexmap::IndexMap;
 use serde::Serialize;
 
-pub use report::{DeckReport, check_list, is_yaml_path};
+pub use report::{DeckReport, check_bytes, check_list, is_yaml_path};
 pub use validate::{Composition, Context, SetupProblem, Verdict, Violation, validate};
 
 use crate::diag::Span;
@@ -41,6 +46,20 @@ pub struct Deck {
     /// Index of each card in `entries` by (kind, id), so merging is O(1).
     #[serde(skip)]
     index: std::collections::HashMap<(String, String), usize>,
+    /// Cards named without a count, each counted as one copy: kept where the
+    /// game allows a single copy ([`reading::settle`]).
+    #[serde(skip)]
+    pub bare: Vec<Bare>,
+}
+
+/// A card named without a count.
+#[derive(Clone, Debug)]
+pub struct Bare {
+    pub kind: String,
+    pub id: String,
+    pub span: Span,
+    /// The name as written.
+    pub written: String,
 }
 
 /// One card of a list: all its lines merged.
@@ -97,6 +116,26 @@ impl Deck {
                     section: self.section.clone(),
                 });
             }
+        }
+    }
+
+    /// Takes back one copy a line added (a bare name that is no count after all).
+    pub fn remove_copy(&mut self, kind: &str, id: &str, span: Span) {
+        let key = (kind.to_string(), id.to_string());
+        let Some(&i) = self.index.get(&key) else { return };
+        let e = &mut self.entries[i];
+        e.count = e.count.saturating_sub(1);
+        if let Some(at) = e.spans.iter().position(|s| *s == span) {
+            e.spans.remove(at);
+        }
+        if e.count == 0 {
+            self.entries.remove(i);
+            self.index = self
+                .entries
+                .iter()
+                .enumerate()
+                .map(|(i, e)| ((e.kind.clone(), e.id.clone()), i))
+                .collect();
         }
     }
 
@@ -295,4 +334,21 @@ pub enum Problem {
     Empty,
     /// Problems not reported one by one.
     More { count: usize },
+}
+
+impl Problem {
+    /// The line a problem is on (problems of the whole list last), for ordering.
+    pub fn line(&self) -> u32 {
+        match self {
+            Problem::BadCount { span, .. }
+            | Problem::Unknown { span, .. }
+            | Problem::Ambiguous { span, .. }
+            | Problem::NoCount { span, .. }
+            | Problem::Unreadable { span, .. }
+            | Problem::UnknownKey { span, .. }
+            | Problem::HeaderTwice { span, .. } => span.line,
+            Problem::Yaml(d) => d.span.map_or(u32::MAX - 1, |s| s.line),
+            Problem::Empty | Problem::More { .. } => u32::MAX,
+        }
+    }
 }

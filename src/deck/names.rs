@@ -114,9 +114,21 @@ impl<'g> Names<'g> {
         }
     }
 
-    /// Looks up a name already passed through [`normalize`].
+    /// Looks up a name already passed through [`normalize`]; a plural
+    /// (`5 Minions`, `2 Guerreros enanos`) finds its singular when nothing is
+    /// named so exactly.
     pub fn find_normalized(&self, key: &str) -> Found<'g> {
-        Self::found(self.by_key.get(key).map_or(&[][..], Vec::as_slice))
+        if let Some(hits) = self.by_key.get(key) {
+            return Self::found(hits);
+        }
+        for single in singulars(key) {
+            if let Some(hits) = self.by_key.get(&single)
+                && let [_] = hits.as_slice()
+            {
+                return Self::found(hits);
+            }
+        }
+        Found::None
     }
 
     fn found(hits: &[Hit<'g>]) -> Found<'g> {
@@ -156,22 +168,71 @@ impl<'g> Names<'g> {
     }
 }
 
+/// The singular forms a written plural may stand for: the last word, or
+/// every word (Spanish pluralises the adjective too), without `s` or `es`.
+fn singulars(key: &str) -> Vec<String> {
+    let strip = |w: &str, suffix: &str| -> Option<String> {
+        w.strip_suffix(suffix)
+            .filter(|s| s.chars().count() >= 3)
+            .map(str::to_string)
+    };
+    let words: Vec<&str> = key.split(' ').collect();
+    let mut out = Vec::new();
+    for suffix in ["s", "es"] {
+        if let Some((last, head)) = words.split_last()
+            && let Some(one) = strip(last, suffix)
+        {
+            let mut w: Vec<String> = head.iter().map(|x| x.to_string()).collect();
+            w.push(one);
+            out.push(w.join(" "));
+        }
+        if words.len() > 1 {
+            let all: Vec<String> = words
+                .iter()
+                .map(|w| strip(w, suffix).unwrap_or_else(|| w.to_string()))
+                .collect();
+            out.push(all.join(" "));
+        }
+    }
+    out
+}
+
 /// Finds a component of `kinds` by id or name in any locale; when nothing
-/// matches exactly, a unique component whose name holds every written word
-/// (`duelo` for "Modo Duelo"). The error is a "did you mean" suggestion, if any.
+/// matches exactly, one whose name says the same with numbers and "versus"
+/// written another way (`3 contra 1` for "Tres vs Uno",
+/// [`super::vocab::canonical`]), then a unique component whose name holds
+/// every written word (`duelo` for "Modo Duelo"). The error is a "did you
+/// mean" suggestion, if any.
 pub fn resolve<'g>(game: &'g Game, kinds: &[String], written: &str) -> Result<&'g Component, Unresolved<'g>> {
     let names = Names::new(game, kinds);
     match names.find(written) {
         Found::One(c, _) => Ok(c),
         Found::Several(cs) => Err(Unresolved::Several(cs)),
         Found::None => {
-            let words: Vec<String> = normalize(written).split(' ').map(str::to_string).collect();
+            let canon = super::vocab::canonical(written);
+            let same: Vec<&Component> = kinds
+                .iter()
+                .flat_map(|k| game.components.get(k).into_iter().flatten())
+                .filter(|c| {
+                    c.name
+                        .0
+                        .values()
+                        .chain(std::iter::once(&c.id))
+                        .any(|n| super::vocab::canonical(n) == canon)
+                })
+                .collect();
+            match same.as_slice() {
+                [one] => return Ok(one),
+                [] => {}
+                _ => return Err(Unresolved::Several(same)),
+            }
+            let words: Vec<String> = canon.split(' ').map(str::to_string).collect();
             let mut holding: Vec<&Component> = Vec::new();
             if !words.is_empty() && !words[0].is_empty() {
                 for kind in kinds {
                     for c in game.components.get(kind).into_iter().flatten() {
                         let has = c.name.0.values().chain(std::iter::once(&c.id)).any(|n| {
-                            let n = normalize(n);
+                            let n = super::vocab::canonical(n);
                             let nw: Vec<&str> = n.split(' ').collect();
                             words.iter().all(|w| nw.contains(&w.as_str()))
                         });

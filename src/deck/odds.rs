@@ -83,14 +83,24 @@ pub fn piles<'a>(game: &'a Game, draw: &DrawRules, deck: &Deck) -> Result<Vec<Pi
             }
         }
         let mut aside = Vec::new();
-        for (kind, id, n) in &p.set_aside {
+        for s in &p.set_aside {
+            // Extra cards come from outside the pile; the others leave it.
+            if s.extra {
+                if let Some(c) = game.component(&s.kind, &s.id) {
+                    aside.push(Card {
+                        component: c,
+                        count: s.count,
+                    });
+                }
+                continue;
+            }
             let Some(i) = cards
                 .iter()
-                .position(|c| c.component.kind == *kind && c.component.id == *id)
+                .position(|c| c.component.kind == s.kind && c.component.id == s.id)
             else {
                 continue;
             };
-            let n = (*n).min(cards[i].count);
+            let n = s.count.min(cards[i].count);
             cards[i].count -= n;
             aside.push(Card {
                 component: cards[i].component,
@@ -169,6 +179,10 @@ pub fn at_least(piles: &[(u32, u32, u32)], fixed: u32, k: u32) -> f64 {
         dist = next;
     }
     let need = k.saturating_sub(fixed) as usize;
+    if need == 0 {
+        // Certain: not a float sum that rounds to 0.999….
+        return 1.0;
+    }
     // `+ 0.0` turns the −0.0 an empty float sum starts from into 0.
     let p: f64 = dist.iter().skip(need).sum::<f64>() + 0.0;
     p.clamp(0.0, 1.0)

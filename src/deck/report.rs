@@ -8,9 +8,11 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+use super::layout::Choice;
+use super::reading::{self, Hints};
 use super::validate::{key_name, name};
 use super::words::Lang;
-use super::{Context, Deck, HeaderKeys, Problem, Verdict, Violation, text, validate, yaml};
+use super::{Context, Deck, HeaderKeys, Problem, Verdict, Violation, validate, yaml};
 use crate::diag::{Code, Diagnostic, FileId, JsonDiagnostic, SourceMap, render_human, to_json};
 use crate::model::Game;
 use crate::model::construction::Construction;
@@ -30,26 +32,27 @@ pub struct DeckReport {
     pub diagnostics: Vec<Diagnostic>,
     pub deck: Deck,
     pub verdict: Verdict,
-    /// The short SHA-256 of the canonical list ([`deck_hash`]).
+    /// The short SHA-256 of the canonical list ([`deck_hash`]); empty for an unreadable file.
     pub hash: String,
+    /// Which reading was taken where the list could be read two ways (W091).
+    pub notes: Vec<Diagnostic>,
+    /// The file is not a list at all (E090): not text, a broken workbook.
+    pub unreadable: bool,
 }
 
 impl DeckReport {
     pub fn is_legal(&self) -> bool {
-        self.diagnostics.is_empty() && self.verdict.is_legal()
+        !self.unreadable && self.diagnostics.is_empty() && self.verdict.is_legal()
+    }
+
+    /// The list's title: its `name:` line, or where a deck site puts one.
+    pub fn title(&self) -> Option<&str> {
+        self.deck.title.as_deref().filter(|t| !t.is_empty())
     }
 
     /// The rule ids the list breaks, in rule order, each once.
     pub fn broken_rules(&self) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        for v in &self.verdict.violations {
-            for r in &v.rules {
-                if !out.contains(r) {
-                    out.push(r.clone());
-                }
-            }
-        }
-        out
+        self.verdict.broken_rules()
     }
 
     /// The codes of the problems that are not broken rules (`E028`, `E029`).
@@ -76,9 +79,10 @@ impl DeckReport {
             })
     }
 
-    /// Diagnostics, then the summary table.
+    /// Diagnostics and notes, then the summary table.
     pub fn human(&self, game: &Game, sources: &SourceMap, color: bool) -> String {
         let mut out = render_human(&self.diagnostics, sources, color);
+        out.push_str(&render_human(&self.notes, sources, color));
         out.push_str(&self.summary(game));
         out
     }
@@ -87,6 +91,9 @@ impl DeckReport {
     pub fn summary(&self, game: &Game) -> String {
         let v = &self.verdict;
         let lang = Lang::of(&v.locale);
+        if self.unreadable {
+            return format!("{} {}: {}\n", self.game, self.noun, lang.unreadable_verdict());
+        }
         let mut head = format!(
             "{} {}: {}",
             self.game,
@@ -97,6 +104,9 @@ impl DeckReport {
                 lang.illegal(self.diagnostics.len())
             }
         );
+        if let Some(t) = self.title() {
+            head.push_str(&format!(" — {}", super::words::printable(t)));
+        }
         if let Some(m) = &v.mode {
             let mode = game
                 .construction
@@ -145,13 +155,16 @@ impl DeckReport {
             file: self.file.display().to_string(),
             game: &self.game,
             player: self.player(),
+            title: self.title(),
             legal: self.is_legal(),
+            unreadable: self.unreadable,
             hash: &self.hash,
             rules: self.broken_rules(),
             verdict: &self.verdict,
             cards: &self.deck.entries,
             sideboard: &self.deck.side,
             diagnostics: self.diagnostics.iter().map(|d| to_json(d, sources)).collect(),
+            notes: self.notes.iter().map(|d| to_json(d, sources)).collect(),
         }
     }
 }
@@ -161,7 +174,10 @@ pub struct JsonDeck<'a> {
     pub file: String,
     pub game: &'a str,
     pub player: String,
+    pub title: Option<&'a str>,
     pub legal: bool,
+    /// The file is not a list at all (its own verdict, exit 2).
+    pub unreadable: bool,
     pub hash: &'a str,
     /// The rule ids broken.
     pub rules: Vec<String>,
@@ -169,6 +185,7 @@ pub struct JsonDeck<'a> {
     pub cards: &'a [super::Entry],
     pub sideboard: &'a [super::Entry],
     pub diagnostics: Vec<JsonDiagnostic>,
+    pub notes: Vec<JsonDiagnostic>,
 }
 
 /// Whether a list file is YAML (by its extension); other files are pastes.
@@ -187,18 +204,20 @@ pub fn check_list(game: &Game, path: &Path, file: FileId, text: &str, ctx: &Cont
     };
     let keys = HeaderKeys::new(c);
     let mut early = Vec::new();
-    let (deck, problems) = if is_yaml_path(path) {
-        match crate::pack::parse_yaml(text, file, &Limits::default()) {
+    let (deck, problems, mut verdict, notes) = if is_yaml_path(path) {
+        let (deck, problems) = match crate::pack::parse_yaml(text, file, &Limits::default()) {
             Ok(node) => yaml::read(&node, game, c, &keys, true),
             Err(d) => {
                 early.push(*d);
                 (Deck::default(), Vec::new())
             }
-        }
+        };
+        let verdict = validate(game, c, &deck, ctx);
+        (deck, problems, verdict, Vec::new())
     } else {
-        text::read(text, file, game, c, &keys)
+        let r = reading::read(text, file, game, c, &keys, ctx, Hints::of(path));
+        (r.deck, r.problems, r.verdict, r.notes)
     };
-    let mut verdict = validate(game, c, &deck, ctx);
     // An empty list is one problem, not every rule broken.
     if problems.iter().any(|p| matches!(p, Problem::Empty)) {
         verdict.violations.clear();
@@ -235,6 +254,7 @@ pub fn check_list(game: &Game, path: &Path, file: FileId, text: &str, ctx: &Cont
         diags.push(violation_diagnostic(v, game, path, lang, &verdict.locale));
     }
     let hash = deck_hash(game, c, &deck, &verdict);
+    let notes = notes.iter().map(|n| note_diagnostic(n, lang, &noun)).collect();
     Ok(DeckReport {
         game: game.id.clone(),
         noun,
@@ -243,7 +263,75 @@ pub fn check_list(game: &Game, path: &Path, file: FileId, text: &str, ctx: &Cont
         deck,
         verdict,
         hash,
+        notes,
+        unreadable: false,
     })
+}
+
+/// Decodes a list file's bytes ([`super::decode`]), registers its text in
+/// `sources` and checks it; a file that is not a list is reported as
+/// unreadable (E090) with the line and the reason.
+pub fn check_bytes(
+    game: &Game,
+    path: &Path,
+    bytes: Vec<u8>,
+    ctx: &Context,
+    sources: &mut SourceMap,
+) -> Result<DeckReport, String> {
+    match super::decode::decode(bytes, path) {
+        Ok(text) => {
+            let text: std::sync::Arc<str> = text.into();
+            let file = sources.add(path.to_path_buf(), text.clone());
+            check_list(game, path, file, &text, ctx)
+        }
+        Err(u) => {
+            sources.add(path.to_path_buf(), std::sync::Arc::from(""));
+            let lang = Lang::of(ctx.locale.as_deref().unwrap_or("en"));
+            let d = Diagnostic::new(Code::DeckUnreadable, lang.unreadable_file(u.line, u.column, &u.reason))
+                .in_file(path)
+                .help(u.help);
+            unreadable(game, path, ctx, d)
+        }
+    }
+}
+
+/// The report of a file that is not a list: its one diagnostic (E090, or
+/// the refusal of a file too large or not a file).
+pub fn unreadable(game: &Game, path: &Path, ctx: &Context, d: Diagnostic) -> Result<DeckReport, String> {
+    let Some(c) = &game.construction else {
+        return Err(format!(
+            "`{}` declares no construction rules (`construction:` in game.yaml)",
+            game.id
+        ));
+    };
+    let mut verdict = validate(game, c, &Deck::default(), ctx);
+    verdict.violations.clear();
+    verdict.problems.clear();
+    let noun = c.noun.get(&verdict.locale).to_string();
+    Ok(DeckReport {
+        game: game.id.clone(),
+        noun,
+        file: path.to_path_buf(),
+        diagnostics: vec![d],
+        deck: Deck::default(),
+        verdict,
+        hash: String::new(),
+        notes: Vec::new(),
+        unreadable: true,
+    })
+}
+
+/// A note on a reading choice, in the list's language.
+fn note_diagnostic(n: &reading::Note, lang: Lang, noun: &str) -> Diagnostic {
+    let other = lang.other_reading(n.other.unread, &n.other.rules, noun);
+    let message = match &n.choice {
+        Choice::Items { first, last, numbered } => lang.items_note(*first, *last, *numbered, &other),
+        Choice::CountColumn { column, of, .. } => {
+            let others: Vec<usize> = of.iter().copied().filter(|c| c != column).collect();
+            lang.column_note(*column, &others, &other)
+        }
+    };
+    Diagnostic::new(Code::DeckReading, message).at(n.span)
 }
 
 /// Reading problems as diagnostics, in the list's language.
@@ -258,7 +346,7 @@ pub fn problem_diagnostics(
     for p in problems {
         let d = match p {
             Problem::BadCount { span, count } => {
-                let (m, label, expected) = lang.bad_count(*count, text::MAX_COUNT);
+                let (m, label, expected) = lang.bad_count(*count, super::text::MAX_COUNT);
                 Diagnostic::new(Code::DeckFormat, m)
                     .at(*span)
                     .label(label)
@@ -416,7 +504,8 @@ pub fn read_yaml_list(
 /// Reads a pasted list, with its reading problems as diagnostics in its locale.
 pub fn read_text_list(text: &str, file: FileId, game: &Game, c: &Construction, path: &Path) -> (Deck, Vec<Diagnostic>) {
     let keys = HeaderKeys::new(c);
-    let (deck, problems) = text::read(text, file, game, c, &keys);
+    let r = reading::read(text, file, game, c, &keys, &Context::default(), Hints::of(path));
+    let (deck, problems) = (r.deck, r.problems);
     let locale = deck.locale().unwrap_or("en").to_string();
     let diags = problem_diagnostics(&problems, Lang::of(&locale), c.noun.get(&locale), &keys, path);
     (deck, diags)

@@ -1,13 +1,19 @@
 //! The paste reader: deck lists as players paste them from deck sites,
-//! spreadsheets, chats and Markdown. Every line is either a card (a count
-//! and a name in one of the common forms), a header line (`hero: Medusa`,
-//! `modo: duelo`), a section header (`Characters (33)`, `Deck`, `Sideboard`),
-//! a comment, or an error with its line. Linear in the number of lines: each
-//! line is tried in a fixed number of forms, each one hash lookup.
+//! spreadsheets, chats and Markdown. The list is read as a whole: its
+//! [`layout`] (tables and which column is what, numbered items) is decided
+//! from all its lines together, then each line is read in that layout as a
+//! card, a header line (`hero: Medusa`), a section header (`Characters
+//! (33)`, `Ataques (9)`), the list's title, a comment, or an error with its
+//! line. Linear in the number of lines: each line is tried in a fixed
+//! number of forms, each one hash lookup.
 
-use std::collections::HashSet;
-
+use super::forms::{
+    count_forms, counted_name, inline_items, is_decorated, is_rule, item_number, leading_count, name_forms,
+    parse_count, section_title, split_cells, split_header, strip_ci, strip_decoration, strip_markers, trailing_counts,
+};
+use super::layout::{Items, Layout, Table};
 use super::names::{Found, Names, normalize};
+use super::vocab::{Vocab, is_side};
 use super::{Deck, HeaderKey, HeaderKeys, Problem};
 use crate::diag::{FileId, Span};
 use crate::model::construction::{Construction, HeaderType};
@@ -19,122 +25,24 @@ pub const MAX_COUNT: u32 = 999;
 /// Problems reported one by one; past this, one "… and N more".
 pub const MAX_PROBLEMS: usize = 50;
 
-/// Words that head a column of counts or of names in a pasted table.
-const QTY_COLUMNS: &[&str] = &[
-    "qty", "quantity", "count", "copies", "amount", "number", "n", "x", "cantidad", "cant", "copias", "numero",
-    "unidades", "total",
-];
-const NAME_COLUMNS: &[&str] = &[
-    "name",
-    "card",
-    "card name",
-    "cards",
-    "unit",
-    "units",
-    "nombre",
-    "carta",
-    "cartas",
-    "unidad",
-    "ficha",
-];
+/// Lines in the heading of a deck-site export (title, author, date) before
+/// the first card or section, at most.
+const HEADING_LINES: usize = 4;
 
-/// Section titles every list may use, in both locales (normalized).
-const SECTION_WORDS: &[&str] = &[
-    "deck",
-    "main",
-    "main deck",
-    "maindeck",
-    "mainboard",
-    "sideboard",
-    "side",
-    "maybeboard",
-    "considering",
-    "commander",
-    "companion",
-    "cards",
-    "card",
-    "tokens",
-    "units",
-    "army",
-    "lineup",
-    "list",
-    "others",
-    "other",
-    "extra",
-    "reserve",
-    "characters",
-    "heroes",
-    "monsters",
-    "troops",
-    "gods",
-    "god",
-    "equipment",
-    "actions",
-    "zones",
-    "events",
-    "assets",
-    "skills",
-    "upgrades",
-    "spells",
-    "total",
-    "mazo",
-    "baraja",
-    "principal",
-    "banquillo",
-    "reserva",
-    "cartas",
-    "fichas",
-    "unidades",
-    "ejercito",
-    "lista",
-    "otros",
-    "otras",
-    "personajes",
-    "heroes",
-    "monstruos",
-    "tropas",
-    "dioses",
-    "dios",
-    "equipo",
-    "equipamiento",
-    "acciones",
-    "zonas",
-    "eventos",
-    "mejoras",
-    "hechizos",
-    "about",
-    "acerca",
-];
+/// One line with content: blank lines and comments are left out.
+#[derive(Clone, Debug)]
+pub struct Line<'t> {
+    pub span: Span,
+    /// The content, trimmed, a trailing comment dropped.
+    pub text: &'t str,
+    /// A Markdown heading (`## Title`) of a Markdown file: its text.
+    pub heading: bool,
+}
 
-/// Sections whose cards are not part of the checked list.
-const SIDE_WORDS: &[&str] = &["sideboard", "side", "maybeboard", "considering", "banquillo"];
-
-/// Reads a plain-text list. Problems are collected; the lines that could be
-/// read still make up the deck.
-pub fn read(text: &str, file: FileId, game: &Game, c: &Construction, keys: &HeaderKeys) -> (Deck, Vec<Problem>) {
-    let names = Names::new(game, &c.kinds);
-    let sections = section_words(game, c);
-    let refs: Vec<(String, Names)> = c
-        .header
-        .iter()
-        .filter_map(|(id, f)| match &f.ty {
-            HeaderType::Ref { kind } => Some((id.clone(), Names::new(game, std::slice::from_ref(kind)))),
-            HeaderType::Int => None,
-        })
-        .collect();
-    let mut r = Reader {
-        names: &names,
-        keys,
-        sections: &sections,
-        deck: Deck::default(),
-        problems: Vec::new(),
-        more: 0,
-        columns: None,
-        side: false,
-        about: false,
-        first: true,
-        refs: &refs,
-    };
+/// The lines of a list with content. In a Markdown file (`markdown`), `#`
+/// lines are headings; elsewhere they are comments.
+pub fn lines(text: &str, file: FileId, markdown: bool) -> Vec<Line<'_>> {
+    let mut out = Vec::new();
     let mut offset = 0;
     let mut line_no = 0u32;
     for raw in text.split_inclusive('\n') {
@@ -149,64 +57,167 @@ pub fn read(text: &str, file: FileId, game: &Game, c: &Construction, keys: &Head
             skip = '\u{feff}'.len_utf8();
             line = rest;
         }
-        // Drop a trailing comment, but not a `#` inside a name like "No. #5".
-        let content = match line
-            .find(" #")
-            .or_else(|| line.find("\t#"))
-            .or_else(|| line.find(" //"))
-        {
-            Some(i) => &line[..i],
-            None => line,
+        let heading = markdown && {
+            let t = line.trim_start();
+            let hashes = t.len() - t.trim_start_matches('#').len();
+            (1..=6).contains(&hashes) && t[hashes..].starts_with(' ')
+        };
+        let content = if heading {
+            line.trim_start().trim_start_matches('#')
+        } else {
+            // Drop a trailing comment, but not a `#` inside a name like "No. #5".
+            match line
+                .find(" #")
+                .or_else(|| line.find("\t#"))
+                .or_else(|| line.find(" //"))
+            {
+                Some(i) => &line[..i],
+                None => line,
+            }
         };
         let trimmed = content.trim();
-        if trimmed.is_empty() || trimmed.starts_with('#') || trimmed.starts_with("//") || is_rule(trimmed) {
+        if trimmed.is_empty()
+            || (!heading && (trimmed.starts_with('#') || trimmed.starts_with("//")))
+            || is_rule(trimmed)
+        {
             continue;
         }
-        let lead = content.len() - content.trim_start().len();
-        let from = start + skip + lead;
-        let column = line[..lead].chars().count() as u32 + 1;
-        let span = Span {
-            file,
-            line: line_no,
-            column,
-            start: from,
-            end: from + trimmed.len(),
-        };
-        r.line(trimmed, span);
+        // `trimmed` lies inside `line`: its offset there gives the column.
+        let at = trimmed.as_ptr() as usize - line.as_ptr() as usize;
+        let from = start + skip + at;
+        let column = line[..at].chars().count() as u32 + 1;
+        out.push(Line {
+            span: Span {
+                file,
+                line: line_no,
+                column,
+                start: from,
+                end: from + trimmed.len(),
+            },
+            text: trimmed,
+            heading,
+        });
     }
+    out
+}
+
+/// Reads a plain-text list in its most likely layout. Problems are
+/// collected; the lines that could be read still make up the deck.
+pub fn read(text: &str, file: FileId, game: &Game, c: &Construction, keys: &HeaderKeys) -> (Deck, Vec<Problem>) {
+    let lines = lines(text, file, false);
+    let names = Names::new(game, &c.kinds);
+    let vocab = Vocab::new(game, c);
+    let layout = super::layout::layouts(&lines, &names, keys, &vocab, false)
+        .into_iter()
+        .next()
+        .map(|(l, _)| l)
+        .unwrap_or_default();
+    read_lines(&lines, &layout, game, c, keys, &names, &vocab)
+}
+
+/// Reads the lines of a list in one layout.
+pub fn read_lines<'g>(
+    lines: &[Line],
+    layout: &Layout,
+    game: &'g Game,
+    c: &Construction,
+    keys: &HeaderKeys,
+    names: &Names<'g>,
+    vocab: &Vocab,
+) -> (Deck, Vec<Problem>) {
+    let refs: Vec<(String, Names)> = c
+        .header
+        .iter()
+        .filter_map(|(id, f)| match &f.ty {
+            HeaderType::Ref { kind } => Some((id.clone(), Names::new(game, std::slice::from_ref(kind)))),
+            HeaderType::Int => None,
+        })
+        .collect();
+    let mut table_of = vec![None; lines.len()];
+    for (t, table) in layout.tables.iter().enumerate() {
+        for &i in &table.rows {
+            table_of[i] = Some(t);
+        }
+    }
+    let mut r = Reader {
+        names,
+        keys,
+        vocab,
+        layout,
+        deck: Deck::default(),
+        problems: Vec::new(),
+        more: 0,
+        side: false,
+        about: false,
+        top: true,
+        heading: 0,
+        refs: &refs,
+        pending: None,
+        columns: Vec::new(),
+    };
+    for (i, line) in lines.iter().enumerate() {
+        match table_of[i] {
+            Some(t) => r.table_row(line, &layout.tables[t], i),
+            None => r.line(line),
+        }
+    }
+    r.close_pending();
+    r.finish_columns();
     if r.more > 0 {
         r.problems.push(Problem::More { count: r.more });
     }
+    if r.deck.title.is_none()
+        && let Some((name, _)) = r.deck.header.get("name")
+    {
+        r.deck.title = Some(name.clone());
+    }
+    // Problems in line order (a section title is judged after the lines under it).
+    r.problems.sort_by_key(|p| p.line());
     let unread = r.problems.iter().any(|p| {
         matches!(
             p,
             Problem::Unknown { .. } | Problem::Unreadable { .. } | Problem::NoCount { .. }
         )
     });
-    if r.deck.entries.is_empty() && !unread {
+    if r.deck.entries.is_empty() && r.deck.bare.is_empty() && !unread {
         r.problems.push(Problem::Empty);
     }
     (r.deck, r.problems)
 }
 
+/// A section title with a count that names no section word (`Ataques
+/// fuertes (2)`): a section when the cards under it add up to its count,
+/// else an unknown card.
+struct Pending {
+    title: String,
+    count: u32,
+    sum: u32,
+    span: Span,
+}
+
 struct Reader<'a, 'g> {
     names: &'a Names<'g>,
     keys: &'a HeaderKeys,
-    sections: &'a HashSet<String>,
+    vocab: &'a Vocab,
+    layout: &'a Layout,
     deck: Deck,
     problems: Vec<Problem>,
     /// Problems past [`MAX_PROBLEMS`].
     more: usize,
-    /// (count column, name column) from a table's header row.
-    columns: Option<(usize, usize)>,
     /// In a sideboard section.
     side: bool,
     /// In an "About" section (MTG Arena: `Name <deck name>`).
     about: bool,
-    /// Reading the first line that is not blank or a comment.
-    first: bool,
+    /// Before the first card, table row or section: where a deck site puts
+    /// the list's title and heading.
+    top: bool,
+    /// Heading lines read so far (title, author…).
+    heading: usize,
     /// The header fields that name a component, with those components' names.
     refs: &'a [(String, Names<'g>)],
+    pending: Option<Pending>,
+    /// Values of table columns named after a header field (`Héroe`), by field.
+    columns: Vec<(String, String, Span)>,
 }
 
 impl<'g> Reader<'_, 'g> {
@@ -232,42 +243,86 @@ impl<'g> Reader<'_, 'g> {
         }
     }
 
+    fn vote(&mut self, locale: Option<&str>) {
+        if let Some(l) = locale {
+            *self.deck.votes.entry(l.to_string()).or_default() += 1;
+        }
+    }
+
     fn add(&mut self, comp: &'g Component, locale: Option<&str>, n: u32, span: Span) {
         if n == 0 || n > MAX_COUNT {
             self.problem(Problem::BadCount { span, count: n });
             return;
         }
-        if let Some(l) = locale {
-            *self.deck.votes.entry(l.to_string()).or_default() += 1;
+        self.vote(locale);
+        self.top = false;
+        if let Some(p) = &mut self.pending {
+            p.sum = p.sum.saturating_add(n);
         }
         self.deck.add_card(&comp.kind, &comp.id, n, span, self.side);
     }
 
-    fn line(&mut self, line: &str, span: Span) {
-        let first = self.first;
-        self.line_kind(line, span);
-        if first {
-            self.first = false;
+    /// A card named without a count: one copy for now; the caller keeps it
+    /// only where the game allows a single copy ([`super::reading`]).
+    fn add_bare(&mut self, comp: &'g Component, locale: Option<&str>, span: Span, written: &str) {
+        self.add(comp, locale, 1, span);
+        if !self.side {
+            self.deck.bare.push(super::Bare {
+                kind: comp.kind.clone(),
+                id: comp.id.clone(),
+                span,
+                written: written.trim().to_string(),
+            });
         }
     }
 
-    fn line_kind(&mut self, line: &str, span: Span) {
-        let (line, side) = match strip_ci(line, "SB:") {
+    fn line(&mut self, line: &Line) {
+        if line.heading {
+            let text = strip_markers(line.text);
+            let (words, _) = section_title(&text);
+            if self.top && self.deck.title.is_none() && !self.vocab.is_section(&normalize(&words)) {
+                self.deck.title = Some(text);
+                self.heading += 1;
+            } else {
+                self.section(&text, line.span);
+            }
+            return;
+        }
+        let (text, side) = match strip_ci(line.text, "SB:") {
             Some(rest) => (rest.trim(), true),
-            None => (line, false),
+            None => (line.text, false),
         };
-        let side = side || self.side;
-        let body = strip_markers(line);
+        if side && !self.side {
+            // `SB: 2 Name`: this line only is in the sideboard.
+            self.side = true;
+            self.plain(text, line.span);
+            self.side = false;
+        } else {
+            self.plain(text, line.span);
+        }
+    }
+
+    fn plain(&mut self, line: &str, span: Span) {
+        let stripped = strip_markers(line);
+        let body = match self.layout.items {
+            Items::Numbered => item_number(&stripped, false).map_or(stripped.clone(), |(_, rest)| rest.to_string()),
+            Items::NumberedPlain => item_number(&stripped, true).map_or(stripped.clone(), |(_, rest)| rest.to_string()),
+            Items::Counts => stripped,
+        };
+        let body = body.as_str();
+        // `1. 4x Name` alone in a list: the `1.` is a marker whatever the other lines do.
+        if let Some((_, rest)) = item_number(body, false)
+            && leading_count(rest).is_some()
+            && self.card(rest, span)
+        {
+            return;
+        }
         // Cards first: a count in any common form and a known name.
-        let saved = self.side;
-        self.side = side;
-        let found = self.card(&body, span);
-        self.side = saved;
-        if found {
+        if self.card(body, span) {
             return;
         }
         // A header line `key: value` (also a table row `key<TAB>value`).
-        if let Some((key, value)) = split_header(&body)
+        if let Some((key, value)) = split_header(body)
             && let Some(k) = self.keys.find(key)
             && !value.is_empty()
         {
@@ -275,11 +330,22 @@ impl<'g> Reader<'_, 'g> {
             return;
         }
         // A whole line naming a card: no count.
-        let bare = strip_decoration(&body);
+        let bare = strip_decoration(body);
         let bare_key = normalize(&bare);
-        if !bare.is_empty() && !matches!(self.names.find_normalized(&bare_key), Found::None) {
-            self.problem(Problem::NoCount { span, written: bare });
-            return;
+        match self.names.find_normalized(&bare_key) {
+            Found::One(comp, locale) if !bare.is_empty() => {
+                self.add_bare(comp, locale, span, &bare);
+                return;
+            }
+            Found::Several(cs) if !bare.is_empty() => {
+                self.problem(Problem::Ambiguous {
+                    span,
+                    name: bare,
+                    ids: cs.iter().map(|c| (c.id.clone(), c.kind.clone())).collect(),
+                });
+                return;
+            }
+            _ => {}
         }
         // A line naming the component a header field refers to (`Medusa`
         // under a deck site's title): that header, when not given yet.
@@ -288,66 +354,89 @@ impl<'g> Reader<'_, 'g> {
                 if let Found::One(comp, locale) = names.find_normalized(&bare_key)
                     && !self.deck.header.contains_key(id)
                 {
-                    if let Some(l) = locale {
-                        *self.deck.votes.entry(l.to_string()).or_default() += 1;
-                    }
+                    self.vote(locale);
                     self.deck.header.insert(id.clone(), (comp.id.clone(), span));
-                    self.first = false;
                     return;
                 }
             }
         }
         // A section header: known words, with or without a count.
-        let title = section_title(&body);
-        let title_key = if title == bare { bare_key } else { normalize(&title) };
-        if !title.is_empty() && is_section(&title_key, self.sections) {
-            self.section(&title);
+        let (title, count) = section_title(body);
+        if !title.is_empty() && self.vocab.is_section(&normalize(&title)) {
+            self.section(&title, span);
             return;
         }
-        if self.about && strip_ci(&body, "Name ").is_some() {
+        // `Heroes: Odysseus, Achilles`: a section and its cards on one line.
+        if let Some((key, value)) = split_header(body)
+            && !value.is_empty()
+            && self.inline_section(key, value, span)
+        {
+            return;
+        }
+        if self.about && strip_ci(body, "Name ").is_some() {
             self.deck.title = Some(body[5..].trim().to_string());
             return;
         }
-        // `Key: value` with a key the game does not know.
-        if let Some((key, value)) = split_header(&body)
-            && !value.is_empty()
-            && !key.chars().any(|c| c.is_ascii_digit())
-            && key.split_whitespace().count() <= 3
-            && parse_count(value).is_none()
-        {
-            let suggestion = if self.full() { None } else { self.keys.suggest(key) };
-            // A misspelt key still says which language the list is in.
-            if let Some(l) = suggestion
-                .as_deref()
-                .and_then(|k| self.keys.find(k))
-                .and_then(|k| k.locale)
-            {
-                *self.deck.votes.entry(l).or_default() += 1;
+        // `Key: value` with a key close to one the game knows (`herp: Medusa`).
+        let unknown_key = split_header(body).filter(|(key, value)| {
+            !value.is_empty()
+                && !key.chars().any(|c| c.is_ascii_digit())
+                && key.split_whitespace().count() <= 3
+                && parse_count(value).is_none()
+        });
+        let key_hint = unknown_key.and_then(|(k, _)| if self.full() { None } else { self.keys.suggest(k) });
+        if let (Some((key, _)), Some(hint)) = (unknown_key, &key_hint) {
+            self.unknown_key(key, Some(hint.clone()), span);
+            return;
+        }
+        let counted = counted_name(body);
+        // Deck sites start an export with the list's name: the first line
+        // (under an organiser's `player:` line) is the title unless it is a
+        // card; a counted line only when it is close to no card (`Ronda 1`).
+        let leading = leading_count(body).is_some();
+        if self.top && self.deck.title.is_none() && self.deck.section.is_none() && !leading {
+            let close = counted.as_deref().and_then(|n| self.suggest(n));
+            if close.is_none() {
+                self.deck.title = Some(strip_decoration(body).trim().to_string()).filter(|t| !t.is_empty());
+                self.heading += 1;
+                return;
             }
-            self.problem(Problem::UnknownKey {
+        }
+        // `Ataques fuertes (2)`: a deck site's own section, if the count holds.
+        if let Some(n) = count
+            && !leading
+            && !title.is_empty()
+            && self.suggest(&title).is_none()
+            && !self.full()
+        {
+            self.section(&title, span);
+            self.pending = Some(Pending {
+                title,
+                count: n,
+                sum: 0,
                 span,
-                key: key.to_string(),
-                suggestion,
             });
             return;
         }
+        if let Some((key, _)) = unknown_key {
+            self.unknown_key(key, None, span);
+            return;
+        }
         // A count and a name that is no card.
-        if let Some(name) = counted_name(&body) {
+        if let Some(name) = counted {
             let suggestion = self.suggest(&name);
             self.problem(Problem::Unknown { span, name, suggestion });
             return;
         }
         // A decorated title (`Extras:`, `[Extras]`, `== Extras ==`): a section.
         if is_decorated(line) && !title.is_empty() {
-            self.section(&title);
+            self.section(&title, span);
             return;
         }
         let suggestion = self.suggest(&bare);
-        // Deck sites start an export with the list's name: the first line,
-        // when it is not close to any card, is the title.
-        if self.first && suggestion.is_none() && self.deck.title.is_none() && counted_name(&body).is_none() {
-            self.deck.title = Some(bare);
-            self.first = false;
+        // The rest of a deck site's heading (author, date): not part of the list.
+        if self.top && suggestion.is_none() && self.heading > 0 && self.heading < HEADING_LINES {
+            self.heading += 1;
             return;
         }
         self.problem(Problem::Unreadable {
@@ -357,12 +446,78 @@ impl<'g> Reader<'_, 'g> {
         });
     }
 
-    fn section(&mut self, title: &str) {
+    fn unknown_key(&mut self, key: &str, suggestion: Option<String>, span: Span) {
+        // A misspelt key still says which language the list is in.
+        if let Some(l) = suggestion
+            .as_deref()
+            .and_then(|k| self.keys.find(k))
+            .and_then(|k| k.locale)
+        {
+            *self.deck.votes.entry(l).or_default() += 1;
+        }
+        self.problem(Problem::UnknownKey {
+            span,
+            key: key.to_string(),
+            suggestion,
+        });
+    }
+
+    /// `Heroes: Odysseus, Achilles` or `Dios: Zeus`: a section title and the
+    /// cards under it on one line, every item a card.
+    fn inline_section(&mut self, key: &str, value: &str, span: Span) -> bool {
+        let items = inline_items(value);
+        let mut found: Vec<(Option<u32>, &'g Component, Option<&'g str>, &str)> = Vec::new();
+        for item in &items {
+            let counted = count_forms(item)
+                .into_iter()
+                .find_map(|(n, name)| match self.names.find(name) {
+                    Found::One(c, l) => Some((Some(n), c, l, *item)),
+                    _ => None,
+                });
+            match counted.or_else(|| match self.names.find(item) {
+                Found::One(c, l) => Some((None, c, l, *item)),
+                _ => None,
+            }) {
+                Some(x) => found.push(x),
+                None => return false,
+            }
+        }
+        if found.is_empty() {
+            return false;
+        }
+        self.section(key, span);
+        for (n, comp, locale, written) in found {
+            match n {
+                Some(n) => self.add(comp, locale, n, span),
+                None => self.add_bare(comp, locale, span, written),
+            }
+        }
+        true
+    }
+
+    fn section(&mut self, title: &str, span: Span) {
+        self.close_pending();
+        let _ = span;
         let key = normalize(title);
-        self.side = SIDE_WORDS.iter().any(|w| key.starts_with(w));
+        self.side = is_side(title);
         self.about = key == "about" || key == "acerca";
-        self.columns = None;
+        self.top = false;
         self.deck.section = Some(title.to_string());
+    }
+
+    /// Judges a pending section title: its cards add up to its count, or it
+    /// was a card the game does not have.
+    fn close_pending(&mut self) {
+        if let Some(p) = self.pending.take()
+            && p.sum != p.count
+        {
+            let name = p.title.clone();
+            self.problem(Problem::Unknown {
+                span: p.span,
+                name: format!("{} ({})", name, p.count),
+                suggestion: None,
+            });
+        }
     }
 
     fn header(&mut self, key: HeaderKey, written: &str, value: &str, span: Span) {
@@ -386,46 +541,119 @@ impl<'g> Reader<'_, 'g> {
         }
     }
 
-    /// Tries every form of a card line; true when one names a card.
-    fn card(&mut self, body: &str, span: Span) -> bool {
-        // A table row: cells split by tabs, semicolons or commas.
-        let cells = if body.contains(['\t', ';', ',']) {
-            split_cells(body)
-        } else {
-            Vec::new()
-        };
-        if cells.len() > 1 {
-            let norm: Vec<String> = cells.iter().map(|c| normalize(c)).collect();
-            let qty = norm.iter().position(|c| QTY_COLUMNS.contains(&c.as_str()));
-            let name = norm.iter().position(|c| NAME_COLUMNS.contains(&c.as_str()));
-            if let (Some(q), Some(n)) = (qty, name) {
-                self.columns = Some((q, n));
-                return true;
-            }
-            if let Some((q, n)) = self.columns
-                && let (Some(qc), Some(nc)) = (cells.get(q), cells.get(n))
-                && let Some(count) = parse_count(qc)
-                && self.try_name(nc, count, span)
-            {
-                return true;
-            }
-            for (i, cell) in cells.iter().enumerate() {
-                let Some(count) = parse_count(cell) else { continue };
-                for (j, other) in cells.iter().enumerate() {
-                    if i != j && parse_count(other).is_none() && self.try_name(other, count, span) {
-                        return true;
-                    }
-                }
-            }
-            // A cell may hold `3x Name` itself.
-            for cell in &cells {
-                if let Some(lead) = leading_count(cell)
-                    && self.try_name(lead.1, lead.0, span)
-                {
-                    return true;
-                }
+    /// A row of a table whose columns the layout decided.
+    fn table_row(&mut self, line: &Line, table: &Table, index: usize) {
+        if table.headers.contains(&index) {
+            self.top = false;
+            return;
+        }
+        let body = strip_markers(line.text);
+        let cells = split_cells(&body);
+        let span = line.span;
+        // A header line inside the table: `hero;Medusa`, `Jefe<TAB>El Guardián`.
+        if let Some(first) = cells.first()
+            && let Some(k) = self.keys.find(first)
+            && let Some(value) = cells.iter().skip(1).find(|c| !c.is_empty())
+        {
+            self.header(k, first, value, span);
+            return;
+        }
+        let cols = table.columns_at(index);
+        for (col, field) in &cols.fields {
+            if let Some(v) = cells.get(*col).filter(|v| !v.is_empty()) {
+                self.columns.push((field.clone(), v.clone(), span));
             }
         }
+        let count = match cols.count.and_then(|i| cells.get(i)).filter(|c| !c.is_empty()) {
+            None => None,
+            Some(c) => match parse_count(c) {
+                Some(n) => Some(n),
+                None => {
+                    let suggestion = None;
+                    return self.problem(Problem::Unreadable {
+                        span,
+                        text: line.text.to_string(),
+                        suggestion,
+                    });
+                }
+            },
+        };
+        // The name: the name column, else the cells that name a card.
+        let names: Vec<&String> = match cols.name {
+            Some(i) => cells.get(i).into_iter().filter(|c| !c.is_empty()).collect(),
+            None => cells
+                .iter()
+                .enumerate()
+                .filter(|(i, c)| Some(*i) != cols.count && !c.is_empty() && parse_count(c).is_none())
+                .map(|(_, c)| c)
+                .collect(),
+        };
+        for cell in &names {
+            let found = name_forms(cell).into_iter().find_map(|f| match self.names.find(f) {
+                Found::None => None,
+                x => Some(x),
+            });
+            match found {
+                Some(Found::One(comp, locale)) => {
+                    return match count {
+                        Some(n) => self.add(comp, locale, n, span),
+                        None => self.add_bare(comp, locale, span, cell),
+                    };
+                }
+                Some(Found::Several(cs)) => {
+                    return self.problem(Problem::Ambiguous {
+                        span,
+                        name: cell.to_string(),
+                        ids: cs.iter().map(|c| (c.id.clone(), c.kind.clone())).collect(),
+                    });
+                }
+                _ => {}
+            }
+            // A cell may hold `3x Name` itself.
+            if let Some((n, name)) = leading_count(cell)
+                && let Found::One(comp, locale) = self.names.find(name)
+            {
+                return self.add(comp, locale, n, span);
+            }
+        }
+        match names.first() {
+            Some(_) if self.top && self.deck.title.is_none() && count.is_none() => {
+                self.deck.title = Some(cells.join(" ").trim().to_string());
+                self.heading += 1;
+            }
+            Some(name) => {
+                let name = name.to_string();
+                let suggestion = self.suggest(&name);
+                self.problem(Problem::Unknown { span, name, suggestion });
+            }
+            None => self.problem(Problem::Unreadable {
+                span,
+                text: line.text.to_string(),
+                suggestion: None,
+            }),
+        }
+    }
+
+    /// Columns named after a header field (`Héroe`, `Faction`): their value
+    /// is the header's when every row agrees and the list gives none.
+    fn finish_columns(&mut self) {
+        let mut fields: Vec<&str> = self.columns.iter().map(|(f, _, _)| f.as_str()).collect();
+        fields.dedup();
+        let mut set = Vec::new();
+        for f in fields {
+            let values: Vec<&(String, String, Span)> = self.columns.iter().filter(|(x, _, _)| x == f).collect();
+            let first = normalize(&values[0].1);
+            if !self.deck.header.contains_key(f) && values.iter().all(|(_, v, _)| normalize(v) == first) {
+                set.push((f.to_string(), values[0].1.clone(), values[0].2));
+            }
+        }
+        for (f, v, s) in set {
+            self.deck.header.insert(f, (v, s));
+        }
+    }
+
+    /// Tries every form of a card line; true when one names a card.
+    fn card(&mut self, body: &str, span: Span) -> bool {
         for (n, name) in count_forms(body) {
             if self.try_name(name, n, span) {
                 return true;
@@ -435,6 +663,29 @@ impl<'g> Reader<'_, 'g> {
         for stripped in name_forms(body).into_iter().skip(1) {
             for (n, name) in trailing_counts(stripped) {
                 if self.try_name(name, n, span) {
+                    return true;
+                }
+            }
+        }
+        // A row of cells outside a table: `3;Name`, `"Name, the Brave",3`.
+        let cells = if body.contains(['\t', ';', ',']) {
+            split_cells(body)
+        } else {
+            Vec::new()
+        };
+        if cells.len() > 1 {
+            for (i, cell) in cells.iter().enumerate() {
+                let Some(count) = parse_count(cell) else { continue };
+                for (j, other) in cells.iter().enumerate() {
+                    if i != j && parse_count(other).is_none() && self.try_name(other, count, span) {
+                        return true;
+                    }
+                }
+            }
+            for cell in &cells {
+                if let Some(lead) = leading_count(cell)
+                    && self.try_name(lead.1, lead.0, span)
+                {
                     return true;
                 }
             }
@@ -462,457 +713,5 @@ impl<'g> Reader<'_, 'g> {
             }
         }
         false
-    }
-}
-
-/// A horizontal rule (`---`, `===`, `***`).
-/// A horizontal rule or a Markdown table's separator row (`|---|:--:|`).
-fn is_rule(s: &str) -> bool {
-    s.len() >= 3
-        && s.contains(['-', '=', '*', '_', '~'])
-        && s.chars()
-            .all(|c| matches!(c, '-' | '=' | '*' | '_' | '~' | ' ' | '|' | ':' | '+'))
-}
-
-fn strip_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
-    let head = s.get(..prefix.len())?;
-    head.eq_ignore_ascii_case(prefix).then(|| &s[prefix.len()..])
-}
-
-/// Drops list markers (`- `, `* `, `+ `, `• `, `[ ] `), Markdown emphasis
-/// and links (`[Name](url)` → `Name`), and table pipes.
-fn strip_markers(line: &str) -> String {
-    let mut s = line.trim();
-    // An ordered list's number before a counted line: `1. 3x Name`.
-    let num = s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-    if num > 0
-        && let Some(rest) = s[num..].strip_prefix(['.', ')'])
-        && rest.starts_with(' ')
-        && leading_count(rest).is_some()
-    {
-        s = rest.trim_start();
-    }
-    loop {
-        let before = s;
-        for m in ["- ", "* ", "+ ", "• ", "· ", "– ", "— ", "[ ] ", "[x] ", "[X] "] {
-            if let Some(rest) = s.strip_prefix(m) {
-                s = rest.trim_start();
-            }
-        }
-        if s == before {
-            break;
-        }
-    }
-    let mut out = String::with_capacity(s.len());
-    // Markdown links: keep the text.
-    let mut rest = s;
-    while let Some(open) = rest.find('[') {
-        let after = &rest[open + 1..];
-        match after.find("](") {
-            Some(close) if !after[..close].contains('[') => {
-                let tail = &after[close + 2..];
-                match tail.find(')') {
-                    Some(end) => {
-                        out.push_str(&rest[..open]);
-                        out.push_str(&after[..close]);
-                        rest = &tail[end + 1..];
-                    }
-                    None => break,
-                }
-            }
-            _ => break,
-        }
-    }
-    out.push_str(rest);
-    let mut t = out.trim().to_string();
-    for m in ["**", "__"] {
-        if t.starts_with(m) && t.ends_with(m) && t.len() > 2 * m.len() {
-            t = t[m.len()..t.len() - m.len()].trim().to_string();
-        }
-    }
-    if t.starts_with('|') || t.ends_with('|') {
-        t = t.trim_matches('|').replace('|', "\t").trim().to_string();
-    }
-    t
-}
-
-/// `key: value`, `key = value`, `key<TAB>value` or `key;value` (a table row).
-fn split_header(s: &str) -> Option<(&str, &str)> {
-    for sep in [':', '=', '\t', ';', ','] {
-        if let Some((k, v)) = s.split_once(sep) {
-            let k = k.trim();
-            if !k.is_empty() && !k.contains(['\t', ';', ':']) {
-                let v = v.trim().trim_end_matches([';', ',', '\t']).trim();
-                return Some((k, v));
-            }
-        }
-    }
-    None
-}
-
-/// A line without its decoration: `Name:`, `[Name]`, `== Name ==`, `**Name**`.
-fn strip_decoration(s: &str) -> String {
-    s.trim_matches(|c: char| matches!(c, '=' | '[' | ']' | '*' | ':' | '_' | '<' | '>' | '~') || c.is_whitespace())
-        .to_string()
-}
-
-fn is_decorated(s: &str) -> bool {
-    let s = s.trim();
-    s.ends_with(':')
-        || (s.starts_with('[') && s.ends_with(']'))
-        || (s.starts_with('=') && s.ends_with('='))
-        || (s.starts_with("**") && s.ends_with("**"))
-        || (s.starts_with("__") && s.ends_with("__"))
-}
-
-/// A section header's title: decoration and a count dropped
-/// (`Characters (33)`, `God: 1`, `Zonas - 4`).
-fn section_title(s: &str) -> String {
-    let mut t = strip_decoration(s);
-    if let Some((_, name)) = trailing_counts(&t).first() {
-        t = name.to_string();
-    }
-    strip_decoration(&t)
-}
-
-/// Whether a (normalized) title is made of section words: `heroes and monsters`.
-/// `words` holds every section word in singular and plural forms.
-fn is_section(title: &str, words: &HashSet<String>) -> bool {
-    if title.is_empty() {
-        return false;
-    }
-    let known = |w: &str| words.contains(w);
-    if known(title) {
-        return true;
-    }
-    let parts: Vec<&str> = title
-        .split(' ')
-        .filter(|w| {
-            !matches!(
-                *w,
-                "and" | "y" | "e" | "or" | "o" | "the" | "el" | "la" | "los" | "las" | "de"
-            )
-        })
-        .collect();
-    !parts.is_empty() && parts.len() <= 6 && parts.iter().all(|w| known(w))
-}
-
-/// A word and its plural or singular forms (`zone`, `zones`, `zonees`…): a
-/// title matches when one of its forms is in the set.
-fn with_forms(words: Vec<String>) -> HashSet<String> {
-    let mut out = HashSet::new();
-    for w in words {
-        if w.len() >= 3 {
-            out.insert(format!("{w}s"));
-            out.insert(format!("{w}es"));
-            if let Some(stem) = w.strip_suffix("es").filter(|s| s.len() >= 3) {
-                out.insert(stem.to_string());
-            }
-            if let Some(stem) = w.strip_suffix('s').filter(|s| s.len() >= 3) {
-                out.insert(stem.to_string());
-            }
-        }
-        out.insert(w);
-    }
-    out
-}
-
-/// The words of section titles for this game: its kinds' ids and names,
-/// values the rules filter on, rule labels, and the common words.
-fn section_words(game: &Game, c: &Construction) -> HashSet<String> {
-    let mut out: Vec<String> = SECTION_WORDS.iter().map(|s| s.to_string()).collect();
-    let mut add = |s: &str| {
-        let n = normalize(s);
-        if !n.is_empty() {
-            out.push(n.clone());
-            for w in n.split(' ') {
-                if w.len() >= 3 && !matches!(w, "the" | "and" | "del" | "las" | "los") {
-                    out.push(w.to_string());
-                }
-            }
-        }
-    };
-    for k in &c.kinds {
-        add(k);
-        if let Some(kind) = game.kinds.get(k) {
-            for n in kind.name.0.values() {
-                add(n);
-            }
-        }
-    }
-    let mut rules: Vec<&crate::model::construction::DeckRule> = c.rules.iter().collect();
-    rules.extend(c.rules.iter().flat_map(|r| r.parts.iter()));
-    for r in rules {
-        for l in r.label.0.values() {
-            add(l);
-        }
-        for values in r.filter.fields.values() {
-            for v in values {
-                if v.parse::<f64>().is_err() && v != "true" && v != "false" {
-                    add(v);
-                }
-            }
-        }
-    }
-    with_forms(out)
-}
-
-/// A count as players write it: `3`, `3x`, `x3`, `×3`, `(3)`.
-fn parse_count(s: &str) -> Option<u32> {
-    let t = s
-        .trim()
-        .trim_matches(|c| c == '(' || c == ')' || c == '[' || c == ']')
-        .trim();
-    let t = t
-        .strip_prefix(['x', 'X', '×'])
-        .or_else(|| t.strip_suffix(['x', 'X', '×']))
-        .unwrap_or(t)
-        .trim();
-    if t.is_empty() || t.len() > 9 || !t.chars().all(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    t.parse().ok()
-}
-
-/// `3 Name`, `3x Name`, `3 x Name`, `3× Name`, `3xName`, `x3 Name`.
-pub(crate) fn leading_count(s: &str) -> Option<(u32, &str)> {
-    let s = s.trim();
-    let (digits_from, x_first) = match s.strip_prefix(['x', 'X', '×']) {
-        Some(rest) if rest.starts_with(|c: char| c.is_ascii_digit()) => (s.len() - rest.len(), true),
-        _ => (0, false),
-    };
-    let body = &s[digits_from..];
-    let digits = body.len() - body.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-    if digits == 0 || digits > 9 {
-        return None;
-    }
-    let n: u32 = body[..digits].parse().ok()?;
-    let mut rest = &body[digits..];
-    if !x_first {
-        let t = rest.trim_start();
-        if let Some(after) = t.strip_prefix(['x', 'X', '×', '*'])
-            && (after.starts_with(char::is_whitespace) || rest.starts_with(['x', 'X', '×']))
-        {
-            rest = after;
-        } else if !rest.starts_with(char::is_whitespace) && !rest.starts_with(['.', ')']) {
-            return None;
-        }
-    } else if !rest.starts_with(char::is_whitespace) {
-        return None;
-    }
-    let rest = rest.trim_start_matches(['.', ')']).trim();
-    (!rest.is_empty()).then_some((n, rest))
-}
-
-/// `Name x3`, `Name x 3`, `Name ×3`, `Name (3)`, `Name (x3)`, `Name [3]`,
-/// `Name: 3`, `Name = 3`, `Name - 3`, `Name, 3`, `Name<TAB>3`, `Name 3`.
-fn trailing_counts(s: &str) -> Vec<(u32, &str)> {
-    let s = s.trim();
-    let mut out = Vec::new();
-    let digits_end = s.trim_end_matches([')', ']']).trim_end();
-    let body_end = digits_end.trim_end_matches(['x', 'X', '×']);
-    let digits = body_end.len() - body_end.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-    if digits == 0 || digits > 9 {
-        return out;
-    }
-    let Ok(n) = body_end[body_end.len() - digits..].parse::<u32>() else {
-        return out;
-    };
-    let mut head = body_end[..body_end.len() - digits].trim_end();
-    head = head.strip_suffix(['x', 'X', '×']).map_or(head, str::trim_end);
-    let closed = s.len() != digits_end.len();
-    if closed {
-        match head.strip_suffix(['(', '[']) {
-            Some(h) => head = h.trim_end(),
-            None => return out,
-        }
-    }
-    let head = head.trim_end_matches([':', '=', ',', ';', '\t']).trim_end();
-    let head = head
-        .strip_suffix(" -")
-        .or_else(|| head.strip_suffix(" –"))
-        .unwrap_or(head)
-        .trim_end();
-    if !head.is_empty() {
-        out.push((n, head));
-    }
-    out
-}
-
-/// Every (count, name) reading of a line, most common first.
-fn count_forms(s: &str) -> Vec<(u32, &str)> {
-    let mut out = Vec::new();
-    if let Some(x) = leading_count(s) {
-        out.push(x);
-    }
-    out.extend(trailing_counts(s));
-    out
-}
-
-/// The name of a line that has a count, for "no card is called …".
-fn counted_name(s: &str) -> Option<String> {
-    let cells = if s.contains(['\t', ';', ',']) {
-        split_cells(s)
-    } else {
-        Vec::new()
-    };
-    if cells.len() > 1
-        && cells.iter().any(|c| parse_count(c).is_some())
-        && let Some(name) = cells.iter().find(|c| parse_count(c).is_none() && !c.trim().is_empty())
-    {
-        return Some(name.trim().to_string());
-    }
-    count_forms(s)
-        .first()
-        .map(|(_, name)| name_forms(name).last().copied().unwrap_or(name).to_string())
-}
-
-/// A name as written, then without trailing set codes, collector numbers,
-/// foil marks and tags: `Name (SET) 12`, `Name [SET]`, `Name *F*`, `Name #tag`.
-fn name_forms(name: &str) -> Vec<&str> {
-    let mut out = vec![name.trim()];
-    let mut s = name.trim();
-    for _ in 0..4 {
-        let before = s;
-        // A collector number after a set code.
-        if let Some((head, tail)) = s.rsplit_once(' ')
-            && !tail.is_empty()
-            && tail.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
-            && tail.chars().any(|c| c.is_ascii_digit())
-            && head.trim_end().ends_with([')', ']'])
-        {
-            s = head.trim_end();
-        }
-        if s.ends_with('*')
-            && let Some(i) = s[..s.len() - 1].rfind(" *")
-        {
-            s = s[..i].trim_end();
-        }
-        for (open, close) in [('(', ')'), ('[', ']'), ('{', '}')] {
-            if s.ends_with(close)
-                && let Some(i) = s.rfind(open)
-                && i > 0
-            {
-                s = s[..i].trim_end();
-            }
-        }
-        if let Some(i) = s.rfind(" #") {
-            s = s[..i].trim_end();
-        }
-        if s == before {
-            break;
-        }
-        if !s.is_empty() {
-            out.push(s);
-        }
-    }
-    out
-}
-
-/// Splits a table row on tabs, else semicolons, else commas (with quotes).
-fn split_cells(s: &str) -> Vec<String> {
-    let sep = if s.contains('\t') {
-        '\t'
-    } else if s.contains(';') {
-        ';'
-    } else if s.contains(',') {
-        ','
-    } else {
-        return vec![s.to_string()];
-    };
-    let mut cells = Vec::new();
-    let mut cur = String::new();
-    let mut quoted = false;
-    let mut chars = s.chars().peekable();
-    while let Some(ch) = chars.next() {
-        match ch {
-            '"' if quoted && chars.peek() == Some(&'"') => {
-                cur.push('"');
-                chars.next();
-            }
-            '"' => quoted = !quoted,
-            c if c == sep && !quoted => cells.push(std::mem::take(&mut cur).trim().to_string()),
-            c => cur.push(c),
-        }
-    }
-    cells.push(cur.trim().to_string());
-    while cells.last().is_some_and(String::is_empty) {
-        cells.pop();
-    }
-    cells
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn count_forms_read_every_style() {
-        let cases = [
-            ("3 Name", Some((3, "Name"))),
-            ("3x Name", Some((3, "Name"))),
-            ("3 x Name", Some((3, "Name"))),
-            ("3× Name", Some((3, "Name"))),
-            ("x3 Name", Some((3, "Name"))),
-            ("3xName", Some((3, "Name"))),
-            ("1. Name", Some((1, "Name"))),
-            ("Name", None),
-            ("3", None),
-        ];
-        for (s, want) in cases {
-            assert_eq!(leading_count(s), want, "{s}");
-        }
-        let trailing = [
-            ("Name x3", (3, "Name")),
-            ("Name x 3", (3, "Name")),
-            ("Name ×3", (3, "Name")),
-            ("Name (3)", (3, "Name")),
-            ("Name (x3)", (3, "Name")),
-            ("Name [3]", (3, "Name")),
-            ("Name: 3", (3, "Name")),
-            ("Name - 3", (3, "Name")),
-            ("Name\t3", (3, "Name")),
-            ("Name 3", (3, "Name")),
-            ("Characters (33)", (33, "Characters")),
-        ];
-        for (s, want) in trailing {
-            assert_eq!(trailing_counts(s).first().copied(), Some(want), "{s}");
-        }
-        assert!(trailing_counts("Name").is_empty());
-    }
-
-    #[test]
-    fn names_lose_set_codes_and_tags() {
-        assert!(name_forms("Lightning Bolt (M11) 146").contains(&"Lightning Bolt"));
-        assert!(name_forms("Sol Ring (C21) 263 *F*").contains(&"Sol Ring"));
-        assert!(name_forms("Machete [Core]").contains(&"Machete"));
-        assert!(name_forms("Machete #removal").contains(&"Machete"));
-    }
-
-    #[test]
-    fn markers_and_links_go() {
-        assert_eq!(
-            strip_markers("- [ ] 2x [Machete](https://x.test/1) (Core)"),
-            "2x Machete (Core)"
-        );
-        assert_eq!(strip_markers("**Equipo (14)**"), "Equipo (14)");
-        assert_eq!(strip_markers("| 3 | Name |"), "3 \t Name");
-    }
-
-    #[test]
-    fn cells_split_with_quotes() {
-        assert_eq!(split_cells("\"Name, the Brave\",3"), vec!["Name, the Brave", "3"]);
-        assert_eq!(split_cells("3;Name;"), vec!["3", "Name"]);
-    }
-
-    #[test]
-    fn plural_words() {
-        let words = with_forms(vec!["zone".into(), "dioses".into(), "hero".into()]);
-        for w in ["zone", "zones", "dioses", "dios", "hero", "heroes"] {
-            assert!(words.contains(w), "{w}");
-        }
-        assert!(!words.contains("zon"));
-        assert!(is_section("heroes y dioses", &words));
-        assert!(!is_section("heroes y villanos", &words));
     }
 }

@@ -84,6 +84,19 @@ pub struct Verdict {
 }
 
 impl Verdict {
+    /// The rule ids the list breaks, in rule order, each once.
+    pub fn broken_rules(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for v in &self.violations {
+            for r in &v.rules {
+                if !out.contains(r) {
+                    out.push(r.clone());
+                }
+            }
+        }
+        out
+    }
+
     pub fn is_legal(&self) -> bool {
         self.violations.is_empty() && self.problems.is_empty()
     }
@@ -137,6 +150,49 @@ pub fn mode_for_players<'g>(game: &'g Game, c: &Construction, n: i64) -> Option<
         .find(|m| m.field("points").is_some())
         .or(modes.first())
         .copied()
+}
+
+/// The most copies of `comp` the copy rules allow in the verdict's mode and
+/// role (`copies: {at_most: 1}`, or the kit's pieces of the card), if any
+/// rule bounds it. A card named without a count is one copy where this is 1.
+pub fn copies_allowed(game: &Game, c: &Construction, comp: &Component, verdict: &Verdict) -> Option<i64> {
+    let mode = verdict
+        .mode
+        .as_ref()
+        .and_then(|m| c.modes.as_ref().and_then(|k| game.component(k, m)));
+    let mut most: Option<i64> = None;
+    for rule in &c.rules {
+        let Check::Copies(b) = &rule.check else { continue };
+        if !rule.filter.matches(comp) || !applies(rule, mode, verdict.role.as_deref()) {
+            continue;
+        }
+        if matches!(b, Bound::AtLeast(_)) {
+            continue;
+        }
+        let n = match b.amount() {
+            Amount::Number(n) => Some(*n),
+            Amount::Mode(f) => mode.and_then(|m| m.field(f)).and_then(FieldValue::as_int),
+            Amount::Header(h) => verdict.header.get(h).and_then(|v| v.parse().ok()),
+            Amount::Kit { kind, by } => Some(kit_pieces(game, kind, by, comp)),
+        };
+        if let Some(n) = n {
+            most = Some(most.map_or(n, |m| m.min(n)));
+        }
+    }
+    most
+}
+
+/// The pieces of `kind` the kit prints for a card (those whose `by` field names it).
+fn kit_pieces(game: &Game, kind: &str, by: &str, card: &Component) -> i64 {
+    game.components
+        .get(kind)
+        .map(|cs| {
+            cs.iter()
+                .filter(|p| p.key_of(by).as_deref() == Some(card.id.as_str()))
+                .map(|p| i64::from(p.copies))
+                .sum()
+        })
+        .unwrap_or(0)
 }
 
 /// Checks a list against the game's construction rules: every violation.
@@ -434,18 +490,7 @@ fn amount(a: &Amount, r: &Resolved, card: Option<&Component>) -> Result<(i64, Op
         },
         Amount::Kit { kind, by } => {
             let card = card.ok_or("a kit amount is per card")?;
-            let pieces: u32 = r
-                .game
-                .components
-                .get(kind)
-                .map(|cs| {
-                    cs.iter()
-                        .filter(|p| p.key_of(by).as_deref() == Some(card.id.as_str()))
-                        .map(|p| p.copies)
-                        .sum()
-                })
-                .unwrap_or(0);
-            Ok((i64::from(pieces), None))
+            Ok((kit_pieces(r.game, kind, by, card), None))
         }
     }
 }
@@ -842,6 +887,57 @@ fn check_group(
                 }
             }
             broken(out)
+        }
+        Check::OneOf { list } => {
+            let Some(mode) = r.mode else {
+                return Outcome::Skipped(lang.no_mode().into());
+            };
+            // Each allowed list: the card ids its record names, one copy each.
+            let allowed: Vec<Vec<String>> = mode
+                .field(list)
+                .and_then(FieldValue::as_list)
+                .unwrap_or_default()
+                .iter()
+                .filter_map(FieldValue::as_record)
+                .map(|rec| {
+                    let mut ids: Vec<String> = Vec::new();
+                    for v in rec.values() {
+                        match v {
+                            FieldValue::Str(id) => ids.push(id.clone()),
+                            FieldValue::List(items) => {
+                                ids.extend(items.iter().filter_map(|x| x.as_str().map(str::to_string)))
+                            }
+                            _ => {}
+                        }
+                    }
+                    ids
+                })
+                .collect();
+            let listed: Vec<&(&Entry, &Component)> = cards.iter().filter(|(_, c)| rule.filter.matches(c)).collect();
+            let is = |ids: &Vec<String>| {
+                listed.len() == ids.len() && listed.iter().all(|(e, c)| e.count == 1 && ids.contains(&c.id))
+            };
+            if allowed.iter().any(is) {
+                return Outcome::Ok;
+            }
+            let have: Vec<String> = listed
+                .iter()
+                .map(|(e, c)| match e.count {
+                    1 => name(c, &r.locale),
+                    n => format!("{n} {}", name(c, &r.locale)),
+                })
+                .collect();
+            let options: Vec<String> = allowed
+                .iter()
+                .map(|ids| lang.list(&ids.iter().map(|id| show_value(r, id)).collect::<Vec<_>>(), 8))
+                .collect();
+            let mode_name = name(mode, &r.locale);
+            Outcome::Broken(vec![v(
+                lang.none_of(&label, &lang.list(&have, 8), &mode_name),
+                lang.one_of_lists(&options),
+                lang.list(&have, 8),
+                listed.iter().flat_map(|(e, _)| e.spans.iter().copied()).collect(),
+            )])
         }
         Check::Reserve { header, list, kit, by } => {
             let Some(HeaderValue::Component(owner, hspan)) = r.header.get(header) else {

@@ -291,6 +291,27 @@ impl Lang {
         }
     }
 
+    /// "scenario army: Zeus, Medusa and Minotaur is not one of the lists set by Learning scenario".
+    pub fn none_of(self, label: &str, have: &str, mode: &str) -> String {
+        let have = if have.is_empty() { self.nothing() } else { have };
+        if self.es() {
+            format!("{label}: {have} no es ninguna de las listas fijadas por {mode}")
+        } else {
+            format!("{label}: {have} is not one of the lists set by {mode}")
+        }
+    }
+
+    /// "one of: a, b and c; or d, e and f".
+    pub fn one_of_lists(self, options: &[String]) -> String {
+        let or = if self.es() { "; o " } else { "; or " };
+        let head = if self.es() { "uno de" } else { "one of" };
+        format!("{head}: {}", options.join(or))
+    }
+
+    pub fn nothing(self) -> &'static str {
+        if self.es() { "nada" } else { "nothing" }
+    }
+
     pub fn distinct(self, label: &str, n: i64, kind: BoundKind, bound: Option<i64>, values: &[String]) -> String {
         format!("{}: {}", self.count_text(label, n, kind, bound), self.list(values, 4))
     }
@@ -619,6 +640,80 @@ impl Lang {
         "total"
     }
 
+    // Reading the file and the layout.
+
+    pub fn unreadable_verdict(self) -> &'static str {
+        if self.es() {
+            "no se puede leer"
+        } else {
+            "cannot be read"
+        }
+    }
+
+    /// "line 2, column 5: byte 0xF3 is not UTF-8 …".
+    pub fn unreadable_file(self, line: u32, column: u32, reason: &str) -> String {
+        let head = if self.es() {
+            "el archivo no se puede leer como lista"
+        } else {
+            "the file cannot be read as a list"
+        };
+        match (self, line) {
+            (_, 0) => format!("{head}: {reason}"),
+            (Lang::Es, _) => format!("{head}: línea {line}, columna {column}: {reason}"),
+            (Lang::En, _) => format!("{head}: line {line}, column {column}: {reason}"),
+        }
+    }
+
+    /// How the other reading of a choice would have turned out.
+    pub fn other_reading(self, unread: usize, rules: &[String], noun: &str) -> String {
+        match (self, unread, rules.is_empty()) {
+            (Lang::En, 0, true) => format!("the {noun} would be legal that way too"),
+            (Lang::Es, 0, true) => "así también sería válida".into(),
+            (Lang::En, 0, false) => format!("that way the {noun} breaks {}", self.list(rules, 4)),
+            (Lang::Es, 0, false) => format!("así incumpliría {}", self.list(rules, 4)),
+            (Lang::En, n, _) => format!("that way {} cannot be read", self.lines(n)),
+            (Lang::Es, n, _) => format!(
+                "así {} no se {}",
+                self.lines(n),
+                if n == 1 { "puede leer" } else { "pueden leer" }
+            ),
+        }
+    }
+
+    /// Numbers 1, 2, 3 … at the start of lines: item numbers or copies.
+    pub fn items_note(self, first: u32, last: u32, numbered: bool, other: &str) -> String {
+        match (self, numbered) {
+            (Lang::En, true) => format!(
+                "lines {first}–{last} start with 1, 2, 3 …: read as item numbers, not copies (read as copies, {other})"
+            ),
+            (Lang::En, false) => {
+                format!("lines {first}–{last} start with 1, 2, 3 …: read as copies (read as item numbers, {other})")
+            }
+            (Lang::Es, true) => format!(
+                "las líneas {first}–{last} empiezan por 1, 2, 3 …: se leen como números de orden, no como copias (leídos como copias, {other})"
+            ),
+            (Lang::Es, false) => format!(
+                "las líneas {first}–{last} empiezan por 1, 2, 3 …: se leen como copias (leídos como números de orden, {other})"
+            ),
+        }
+    }
+
+    /// A table without a header row has several columns of numbers.
+    pub fn column_note(self, column: usize, others: &[usize], other: &str) -> String {
+        let others: Vec<String> = others.iter().map(usize::to_string).collect();
+        if self.es() {
+            format!(
+                "la tabla no tiene cabecera y tiene varias columnas de números: la columna {column} se lee como copias (con la columna {} como copias, {other})",
+                self.list(&others, 3)
+            )
+        } else {
+            format!(
+                "the table has no header row and several columns of numbers: column {column} is read as the copies (with column {} as the copies, {other})",
+                self.list(&others, 3)
+            )
+        }
+    }
+
     pub fn sideboard(self) -> &'static str {
         if self.es() {
             "banquillo (sin comprobar)"
@@ -626,6 +721,24 @@ impl Lang {
             "sideboard (not checked)"
         }
     }
+}
+
+/// Text from a list or a file name as a terminal may show it: control
+/// characters (which could move the cursor, retitle the window or recolour
+/// the screen) written as `\u{1b}` escapes.
+pub fn printable(s: &str) -> String {
+    if !s.chars().any(char::is_control) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if c.is_control() {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -663,5 +776,11 @@ mod tests {
             "a, b and 2 more"
         );
         assert_eq!(Lang::Es.list(&["a".into(), "b".into()], 3), "a y b");
+    }
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(printable("Ana\u{1b}]0;owned\u{7}"), "Ana\\u{1b}]0;owned\\u{7}");
+        assert_eq!(printable("Lucía"), "Lucía");
     }
 }

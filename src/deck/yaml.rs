@@ -169,7 +169,7 @@ fn read_card(item: &Node, count: Option<&Node>, names: &Names, deck: &mut Deck, 
                 return;
             }
         },
-        (Value::Str(s), None) => match text::leading_count(s.trim()) {
+        (Value::Str(s), None) => match super::forms::leading_count(s.trim()) {
             Some((n, name)) if (1..=MAX_COUNT).contains(&n) => (n, name.to_string()),
             Some((n, _)) => {
                 problems.push(Problem::BadCount {

@@ -237,6 +237,17 @@ impl FileTxn {
         Ok(())
     }
 
+    /// Stages the new content of `path` written piece by piece (a file too
+    /// large to hold whole): the caller writes the file returned and syncs it
+    /// before [`FileTxn::commit`].
+    pub fn create(&mut self, path: &Path) -> io::Result<File> {
+        let target = self.relative(path)?;
+        let staged = format!("{}", self.ops.len());
+        let file = File::create(self.dir.join(&staged))?;
+        self.ops.push(Op::Put { staged, target });
+        Ok(file)
+    }
+
     /// Stages the removal of `path` (under the root).
     pub fn remove(&mut self, path: &Path) -> io::Result<()> {
         let target = self.relative(path)?;

@@ -63,10 +63,21 @@ pub struct Pile {
     pub cards: Option<Filter>,
     /// … or the cards each listed piece brings (a unit's activation cards).
     pub brings: Vec<Brings>,
-    /// Cards taken into the hand before the draw: (kind, id, count).
-    pub set_aside: Vec<(String, String, u32)>,
+    /// Cards in the hand before the draw.
+    pub set_aside: Vec<SetAside>,
     /// Cards drawn into the opening hand.
     pub opening: u32,
+}
+
+/// Cards in the hand before the first draw: `count` of the card `kind/id`,
+/// taken out of the pile, or (`extra`) added from outside it (Mythic's 3
+/// Art of War beside the ones the army brings).
+#[derive(Clone, Debug, Serialize)]
+pub struct SetAside {
+    pub kind: String,
+    pub id: String,
+    pub count: u32,
+    pub extra: bool,
 }
 
 /// Cards a listed piece brings to a pile: as many as its `field` says, of
@@ -214,6 +225,10 @@ pub enum Check {
         card: String,
         count: String,
     },
+    /// The list is exactly one of the lists the selected mode gives in its
+    /// field `list`: records whose fields name the cards (an id or a list of
+    /// ids), one copy each (Mythic's learning scenario: two fixed armies).
+    OneOf { list: String },
     /// Every unit in the header component's `list` has a kit piece left
     /// after the list's copies.
     Reserve {

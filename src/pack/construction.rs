@@ -12,7 +12,7 @@ use crate::model::{FieldType, Kind, Text};
 
 const KEYS: &[&str] = &["noun", "kinds", "header", "modes", "roles", "rules", "draw", "pool"];
 const CHECKS: &[&str] = &[
-    "count", "distinct", "sum", "spend", "copies", "requires", "belongs", "matches", "reserve",
+    "count", "distinct", "sum", "spend", "copies", "requires", "belongs", "matches", "reserve", "one_of",
 ];
 const BOUNDS: &[&str] = &["exactly", "at_least", "at_most"];
 /// Keys every rule may have, whatever its check.
@@ -357,7 +357,12 @@ fn read_amount(node: &Node, ctx: &Ctx, diags: &mut Vec<Diagnostic>) -> Option<Am
         let by = m
             .require("by", "the field of the kit pieces that names the card", diags)
             .and_then(|n| read_str(n, "`by`", diags))?;
-        if !ctx.kinds.get(k).is_some_and(|kd| kd.fields.contains_key(by)) {
+        // `by: id`: the card's own copies (`{kit: card, by: id}`).
+        if !ctx
+            .kinds
+            .get(k)
+            .is_some_and(|kd| by == "id" || kd.fields.contains_key(by))
+        {
             diags.push(bad(
                 node,
                 format!("amount `{{kit: {k}, by: {by}}}` names no such kind and field"),
@@ -595,6 +600,31 @@ fn read_check(
                 }
             }
         }
+        "one_of" => {
+            let n = m.take("one_of")?;
+            let mut om = MapReader::new(n, "`one_of`", diags)?;
+            let list = om
+                .require("mode", "the field of the mode that lists the allowed lists", diags)
+                .and_then(|x| read_str(x, "`mode`", diags))
+                .map(str::to_string);
+            om.finish(&["mode"], diags);
+            let list = list?;
+            let ok = ctx.modes.as_ref().is_some_and(|mk| {
+                matches!(
+                    ctx.kinds[mk].fields.get(&list).map(|s| &s.ty),
+                    Some(FieldType::List { .. })
+                )
+            });
+            if !ok {
+                diags.push(bad(
+                    n,
+                    format!("`one_of: {{mode: {list}}}` is not a list field of the modes kind"),
+                    "`modes:` declared and a list field of it whose records name the cards",
+                ));
+                return None;
+            }
+            Check::OneOf { list }
+        }
         _ => unreachable!("CHECKS"),
     })
 }
@@ -612,6 +642,7 @@ fn keys_of(check: &str) -> Vec<&'static str> {
         "belongs" => keys.push("belongs"),
         "matches" => keys.push("matches"),
         "reserve" => keys.push("reserve"),
+        "one_of" => keys.push("one_of"),
         _ => keys.extend(CHECKS.iter().chain(BOUNDS).chain(&["per", "parts"])),
     }
     keys

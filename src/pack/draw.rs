@@ -7,7 +7,7 @@ use super::reader::{MapReader, quote_list, read_bool, read_int, read_seq, read_s
 use super::yaml::Node;
 use crate::diag::Diagnostic;
 use crate::model::FieldType;
-use crate::model::construction::{Brings, DrawGroup, DrawRules, Pile};
+use crate::model::construction::{Brings, DrawGroup, DrawRules, Pile, SetAside};
 
 const KEYS: &[&str] = &[
     "piles",
@@ -244,7 +244,7 @@ fn read_brings(node: &Node, ctx: &Ctx, diags: &mut Vec<Diagnostic>) -> Option<Br
     Some(Brings { field, kind, id, by })
 }
 
-fn read_set_aside(node: &Node, ctx: &Ctx, diags: &mut Vec<Diagnostic>) -> Option<(String, String, u32)> {
+fn read_set_aside(node: &Node, ctx: &Ctx, diags: &mut Vec<Diagnostic>) -> Option<SetAside> {
     let mut m = MapReader::new(node, "an entry of `set_aside`", diags)?;
     let kind_node = m.require("kind", "the kind of the cards set aside", diags);
     let kind = kind_node.and_then(|n| read_str(n, "`kind`", diags)).map(str::to_owned);
@@ -255,14 +255,23 @@ fn read_set_aside(node: &Node, ctx: &Ctx, diags: &mut Vec<Diagnostic>) -> Option
     let n = m
         .require("count", "how many are set aside", diags)
         .and_then(|n| count(n, "the `count` of `set_aside`", 200, diags));
-    m.finish(&["kind", "id", "count"], diags);
+    let extra = m
+        .take("extra")
+        .and_then(|n| read_bool(n, "`extra`", diags))
+        .unwrap_or(false);
+    m.finish(&["kind", "id", "count", "extra"], diags);
     let kind = kind?;
     if let Some(k) = kind_node
         && !known_kind(k, &kind, ctx, diags)
     {
         return None;
     }
-    Some((kind, id?, n?))
+    Some(SetAside {
+        kind,
+        id: id?,
+        count: n?,
+        extra,
+    })
 }
 
 fn read_group(node: &Node, ctx: &Ctx, locales: &[String], diags: &mut Vec<Diagnostic>) -> Option<DrawGroup> {

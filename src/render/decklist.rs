@@ -75,7 +75,23 @@ pub fn data(game: &Game, report: &DeckReport) -> Value {
     }
     let mut rules = report.broken_rules();
     rules.extend(report.problem_codes().into_iter().map(str::to_string));
+    // Each problem in words (rule, title, card), where it is, with no markup characters.
+    let problems: Vec<Value> = report
+        .diagnostics
+        .iter()
+        .take(MAX_PROBLEMS)
+        .map(|d| {
+            json!({
+                "line": d.span.map(|s| s.line),
+                "text": plain(&d.message),
+            })
+        })
+        .collect();
+    let more = report.diagnostics.len().saturating_sub(MAX_PROBLEMS);
     json!({
+        "problems": problems,
+        "more": more,
+        "unreadable": report.unreadable,
         "locale": crate::deck::words::Lang::of(locale).code(),
         "game": game.name.get(locale),
         "noun": report.noun,
@@ -93,6 +109,27 @@ pub fn data(game: &Game, report: &DeckReport) -> Value {
         "total": v.composition.total,
         "skipped": v.skipped,
     })
+}
+
+/// Problems listed one by one on a sheet; past this, "… and N more".
+const MAX_PROBLEMS: usize = 8;
+
+/// A message as a sheet prints it: the backticks that set names apart on a
+/// terminal become typographic quotes, control characters go.
+pub fn plain(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut open = true;
+    for c in message.chars() {
+        match c {
+            '`' => {
+                out.push(if open { '“' } else { '”' });
+                open = !open;
+            }
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The sheet as PDF bytes; the error is typst's message.
@@ -115,10 +152,27 @@ pub fn sheet(shared: &Shared, game: &Game, report: &DeckReport) -> Result<Vec<u8
         timestamp: Some(typst_pdf::Timestamp::new_utc(shared.now())),
         ..Default::default()
     };
-    typst_pdf::pdf(&doc, &options).map_err(|errs| {
+    let pdf = typst_pdf::pdf(&doc, &options).map_err(|errs| {
         errs.iter()
             .map(|e| e.message.to_string())
             .collect::<Vec<_>>()
             .join("; ")
-    })
+    });
+    // A batch renders one sheet per list: typst's memo of the layouts of
+    // earlier sheets is dropped (what every sheet shares is used again at
+    // once and kept), so memory does not grow with the number of lists.
+    comemo::evict(2);
+    pdf
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn sheets_print_no_backticks() {
+        assert_eq!(
+            super::plain("no card is called `Gorgons Blod` (did you mean `Gorgon's Blood`?)"),
+            "no card is called “Gorgons Blod” (did you mean “Gorgon's Blood”?)"
+        );
+        assert_eq!(super::plain("a\u{1b}b"), "a b");
+    }
 }

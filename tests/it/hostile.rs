@@ -88,13 +88,18 @@ impl Project {
 }
 
 fn assert_refused(o: &Output, what: &str) {
+    assert_refused_exit(o, what, 1);
+}
+
+/// A refused file that is a deck list is an unreadable list: exit 2.
+fn assert_refused_exit(o: &Output, what: &str, code: i32) {
     let text = common::out(o);
     assert!(
         !text.contains("SECRET-LINE"),
         "{what}: a refused file's content was printed:\n{text}"
     );
     assert!(text.contains("E031"), "{what}: no file-refused diagnostic:\n{text}");
-    assert_eq!(o.status.code(), Some(1), "{what}:\n{text}");
+    assert_eq!(o.status.code(), Some(code), "{what}:\n{text}");
 }
 
 #[test]
@@ -132,7 +137,8 @@ fn special_files_given_as_a_deck_or_log_are_refused_at_once() {
     // /dev/zero says it is empty and never ends; reading it filled memory.
     let o = p.run(&["--data", data, "deck", "xterminio", "/dev/zero"]);
     let text = common::out(&o);
-    assert_eq!(o.status.code(), Some(1), "{text}");
+    // A list that cannot be read is its own verdict, exit 2 (issue 23).
+    assert_eq!(o.status.code(), Some(2), "{text}");
     assert!(text.contains("E031") && text.contains("a character device"), "{text}");
     // A FIFO nobody writes to: opening it blocked for ever.
     let fifo = p.path("game.yaml");
@@ -189,7 +195,7 @@ fn a_batch_folders_list_linked_out_of_it_is_not_read() {
         "--out",
         "out",
     ]);
-    assert_refused(&o, "a batch list linked out of its folder");
+    assert_refused_exit(&o, "a batch list linked out of its folder", 2);
     for f in ["verdicts.csv", "verdicts.json"] {
         let written = std::fs::read_to_string(p.path("out").join(f)).unwrap();
         assert!(
@@ -707,7 +713,7 @@ fn oversized_decks_logs_and_po_files_are_refused_with_their_own_help() {
     std::fs::write(p.path("deck.txt"), &big).unwrap();
     let o = p.run(&["--data", data, "deck", "xterminio", "deck.txt"]);
     let text = common::out(&o);
-    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert_eq!(o.status.code(), Some(2), "{text}");
     assert!(
         text.contains("E003") && text.contains("a deck list is too large"),
         "{text}"

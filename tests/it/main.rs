@@ -9,6 +9,7 @@ mod common;
 
 mod assembly;
 mod atomic;
+mod batch;
 mod cache;
 mod check;
 mod cli;
@@ -23,6 +24,7 @@ mod layout;
 mod manual;
 mod odds;
 mod outside;
+mod pasted;
 mod preflight;
 mod raster;
 mod render;
