@@ -99,6 +99,9 @@ codes! {
     EffectText = "E054", "effect-text", Error, "A text's numbers contradict the structured effect it describes: a number the effect does not state, or an amount of the effect the text never gives.";
     StatsMixedGames = "E075", "stats-mixed-games", Error, "Logs given to `stats` are of different games: statistics compare games of one game (reported by `stats`).";
     StatsLogSkipped = "W076", "stats-log-skipped", Warning, "A log does not replay clean (an illegal action, a checkpoint or result that differs) and is left out of the statistics (reported by `stats`).";
+    EffectUnexercised = "E085", "effect-unexercised", Error, "A checked card effect is not exercised by the logs `check --effects` replays: a clause no legal log uses, or no illegal log refused for breaking it (reported by `check --effects`).";
+    FormatNewer = "E086", "format-newer", Error, "A file says it is in a format newer than this pnpkit reads (`format:`): update pnpkit, or write it in a format this version knows.";
+    FormatOlder = "E087", "format-older", Error, "A file is in an older format (its `format:` says so, or it uses what that format had): what changed, and how to bring it up to date (`pnpkit log --upgrade FILE` for logs).";
 }
 
 /// Identifies a file in a [`SourceMap`].

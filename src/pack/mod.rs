@@ -6,6 +6,7 @@ pub mod construction;
 pub mod decl;
 pub mod draw;
 pub mod effects;
+pub mod format;
 pub mod git;
 pub mod node_de;
 pub mod plain_yaml;

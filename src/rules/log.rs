@@ -6,6 +6,7 @@
 use serde_json::{Map, Value as Json};
 
 use crate::diag::{Code, Diagnostic, Span};
+use crate::pack::format::{self, Older, Spec, Version};
 use crate::pack::reader::{MapReader, read_seq, read_str, wrong_type};
 use crate::pack::yaml::{Node, Value};
 
@@ -23,7 +24,21 @@ pub struct Log {
     pub result: Option<ClaimedResult>,
     /// The whole document.
     pub span: Span,
+    /// The format the log says it is written in (`format:`; today's when absent).
+    pub format: Version,
 }
+
+/// The formats of a game log (docs/log-format.md, "Formats").
+pub const FORMAT: Spec = Spec {
+    what: "game log",
+    current: 2,
+    older: &[Older {
+        version: 1,
+        changed: "card effects became data: automatic effects apply by themselves (a log no longer writes what they did as `ability` or `play` steps, it may only confirm it), `expire` is gone (a fixed action lasts as long as its effect says), and a choice an effect asks for has its own field (`target:`, `place:`, `answer:` …) where format 1 wrote free text",
+    }],
+    upgrade: "pnpkit log --upgrade FILE",
+    docs: "docs/log-format.md",
+};
 
 #[derive(Clone, Debug)]
 pub struct Player {
@@ -153,13 +168,22 @@ fn read_with(root: &Node, mut taken: Vec<Option<Vec<Node>>>) -> Result<Log, Vec<
         })
         .unwrap_or_default();
     let result = r.take("result").and_then(|n| read_result(n, &players, &mut diags));
+    r.take(format::KEY);
+    let version = format::read(root, &FORMAT).unwrap_or_else(|d| {
+        diags.push(d);
+        Version {
+            number: FORMAT.current,
+            span: root.span,
+            written: false,
+        }
+    });
 
     // The header is everything the engine sets up from.
     let mut header = Map::new();
     let mut header_entries = Vec::new();
     for (k, v) in entries {
         let key = k.as_str().map(str::to_string).unwrap_or_else(|| k.show());
-        if matches!(key.as_str(), "game" | "turns" | "result") {
+        if matches!(key.as_str(), "game" | "turns" | "result" | format::KEY) {
             continue;
         }
         header.insert(key, to_json(v));
@@ -178,6 +202,7 @@ fn read_with(root: &Node, mut taken: Vec<Option<Vec<Node>>>) -> Result<Log, Vec<
             turns,
             result,
             span: root.span,
+            format: version,
         }),
         _ => Err(diags),
     }

@@ -23,6 +23,7 @@ pub mod selfplay;
 #[cfg(test)]
 mod toy;
 pub mod unmatched;
+pub mod upgrade;
 pub mod xterminio;
 
 use std::fmt::{Debug, Display};
@@ -48,6 +49,23 @@ pub struct Violation {
     pub expected: String,
     /// What the log does (`9 cards`).
     pub found: String,
+    /// The card effect the refusal is about, when a card's effect (its
+    /// clause, or a card in force that forbids the action) caused it.
+    #[serde(skip)]
+    pub cause: Option<Cause>,
+    /// Other effects the refusal names as shaping the bound it breaks
+    /// (the defense bonuses of an attack roll).
+    #[serde(skip)]
+    pub also: Vec<Cause>,
+}
+
+/// The card effect behind a refusal: the card, and the clause of its
+/// effect (none when the refusal is about the effect as a whole).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cause {
+    pub card: String,
+    pub effect: crate::diag::Span,
+    pub clause: Option<u8>,
 }
 
 impl Violation {
@@ -57,7 +75,42 @@ impl Violation {
             message: message.into(),
             expected: String::new(),
             found: String::new(),
+            cause: None,
+            also: Vec::new(),
         }
+    }
+
+    /// The card effect that caused the refusal.
+    pub fn caused_by(mut self, cause: Cause) -> Self {
+        self.cause = Some(cause);
+        self
+    }
+
+    /// [`Violation::caused_by`], when the effect is known (a card without
+    /// an effect leaves the refusal uncaused).
+    pub fn cited(mut self, cause: Option<Cause>) -> Self {
+        if cause.is_some() {
+            self.cause = cause;
+        }
+        self
+    }
+
+    /// Effects the refusal names: the first is its cause, the others
+    /// shaped the bound it breaks.
+    pub fn cited_all(mut self, causes: impl IntoIterator<Item = Cause>) -> Self {
+        for c in causes {
+            if self.cause.is_none() {
+                self.cause = Some(c);
+            } else if self.cause.as_ref() != Some(&c) && !self.also.contains(&c) {
+                self.also.push(c);
+            }
+        }
+        self
+    }
+
+    /// Every effect the refusal names.
+    pub fn causes(&self) -> impl Iterator<Item = &Cause> {
+        self.cause.iter().chain(&self.also)
     }
 
     pub fn expected(mut self, expected: impl Display) -> Self {

@@ -23,6 +23,10 @@ pub trait Replayer: Send + Sync {
     fn throughput(&self, seed: u64, min_actions: usize) -> (usize, f64);
     /// The rule each kind of action (`do:`) is played under.
     fn action_rules(&self) -> &'static [(&'static str, &'static str)];
+    /// The legal actions right before item `action` of turn `turn` (both
+    /// 1-based), as the log writes them; `None` if the log does not
+    /// replay that far.
+    fn legal_at(&self, log: &Log, turn: usize, action: usize) -> Option<Vec<serde_json::Value>>;
     /// A whole game between self-play players, as a log (`pnpkit simulate`).
     fn self_play(
         &self,
@@ -74,6 +78,18 @@ impl<E: Engine> Replayer for Prepared<E> {
 
     fn action_rules(&self) -> &'static [(&'static str, &'static str)] {
         E::ACTION_RULES
+    }
+
+    fn legal_at(&self, log: &Log, turn: usize, action: usize) -> Option<Vec<serde_json::Value>> {
+        let parsed = replay::parse::<E>(log).ok()?;
+        let state = replay::state_at(&self.0, &parsed, turn, action)?;
+        Some(
+            self.0
+                .legal_actions(&state)
+                .iter()
+                .filter_map(|a| serde_json::to_value(a).ok())
+                .collect(),
+        )
     }
 }
 

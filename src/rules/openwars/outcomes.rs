@@ -459,6 +459,30 @@ impl OpenWars {
         format!("initiative {total} ({base}, {})", by.join(", "))
     }
 
+    /// The effects that change the initiative of `x`, as causes of a
+    /// refusal about the order of a combat.
+    pub(super) fn initiative_causes(&self, s: &State, x: &Stack) -> Vec<crate::rules::Cause> {
+        let ctx = Ctx::new(self, &[When::Continuous]);
+        fx::modifiers(
+            &ctx,
+            s,
+            &self.sources(s),
+            &s.lasting,
+            When::Continuous,
+            Out::Initiative,
+            Some(key(x.player, x.unit, x.cell)),
+        )
+        .iter()
+        .filter_map(|(src, _, _)| self.cite(&ctx.card_id(src)))
+        .collect()
+    }
+
+    /// The effect called `name` (a spell, a location's feature) as the
+    /// cause of a refusal about it.
+    pub(super) fn cite(&self, name: &str) -> Option<crate::rules::Cause> {
+        fx::cause_named(&self.t.fx.defs, &self.t.fx.names, name)
+    }
+
     /// A dispel names a spell whose lasting outcomes are in force.
     pub(super) fn check_cancel(
         &self,

@@ -138,16 +138,19 @@ impl Mythic {
                     Some(k) => format!("no move (a run of at most {})", plural(u32::from(k), "area", "areas")),
                     None => "no move".into(),
                 })
-                .found(format!("a move to `{}`", b.areas[to as usize].id)));
+                .found(format!("a move to `{}`", b.areas[to as usize].id))
+                .cited(self.cite(&by)));
         }
         if self.reach(s, slot, steps, run) & (1 << to) == 0 {
             let count = self.occupancy(s);
+            let mut blocked = None;
             let why = if count[to as usize] >= b.areas[to as usize].capacity {
                 format!(
                     "`{}` is full ({} units, capacity {})",
                     b.areas[to as usize].id, count[to as usize], b.areas[to as usize].capacity
                 )
             } else if let Some(by) = self.kept_out(s, slot, to as usize) {
+                blocked = self.cite(&by);
                 format!("`{}` cannot be entered (`{by}`)", b.areas[to as usize].id)
             } else if let Some((_, Some(k))) = self
                 .hold(s, slot)
@@ -178,7 +181,8 @@ impl Mythic {
                 "an area within {} (stopping at enemies, never entering full areas)",
                 plural(steps as u32, "step", "steps")
             ))
-            .found(why));
+            .found(why)
+            .cited(blocked));
         }
         Ok(())
     }

@@ -54,7 +54,8 @@ impl Mythic {
                         format!("`{unit}` cannot enter `{}` (`{by}`)", b.areas[to as usize].id),
                     )
                     .expected("an area the unit may enter")
-                    .found(b.areas[to as usize].id.clone()));
+                    .found(b.areas[to as usize].id.clone())
+                    .cited(self.cite(&by)));
                 }
                 Ok(())
             }
@@ -96,7 +97,8 @@ impl Mythic {
                 if let Some((by, _)) = self.hold(s, sl) {
                     return Err(v(rule::MOVE, format!("`{by}` holds `{unit}` in place"))
                         .expected("no move")
-                        .found("leaving"));
+                        .found("leaving")
+                        .cited(self.cite(&by)));
                 }
                 if b.edge & (1 << s.units[sl].at) == 0 {
                     return Err(v(rule::MOVE, format!("`{unit}` is not at the edge of the battlefield"))
@@ -165,7 +167,8 @@ impl Mythic {
                         if pw.cost > 0 && t.powers & (1u128 << (sl * 4 + i)) != 0 {
                             return Err(v(rule::ART_OF_WAR, format!("`{}` was already used this turn", pw.slug))
                                 .expected("each power at most once per turn")
-                                .found("a second use"));
+                                .found("a second use")
+                                .cited(self.cite(&pw.slug)));
                         }
                         pw.cost
                     }
@@ -430,7 +433,8 @@ impl Mythic {
                 if t.powers & (1u128 << (sl * 4 + i)) != 0 {
                     return Err(v(rule::ART_OF_WAR, format!("`{}` was already used this turn", pw.slug))
                         .expected("each power at most once per turn")
-                        .found("a second use"));
+                        .found("a second use")
+                        .cited(self.cite(&pw.slug)));
                 }
                 self.check_pay(s, p, &s.players[p].hand, pw.cost, pay, rule::ART_OF_WAR)
                     .map(|_| ())

@@ -211,14 +211,26 @@ impl OneVMany {
         open
     }
 
-    /// A source's effect the player must still use at `when`, by card id.
-    pub(in super::super) fn owed(&self, s: &State, when: When) -> Option<String> {
+    /// A source's effect the player must still use at `when`: its card id
+    /// and the refusal of what the log must write (field, example, cause).
+    pub(in super::super) fn owed(&self, s: &State, when: When) -> Option<(String, Violation)> {
         let mut ctx = Ctx::new(self, &[when]);
         ctx.unit = s.removed.map(|(t, _)| t);
-        self.sources(s)
-            .iter()
-            .find(|src| fx::owed(&ctx, s, src, when))
-            .map(|src| ctx.card_id(src))
+        let src = *self.sources(s).iter().find(|src| fx::owed(&ctx, s, src, when))?;
+        let card = ctx.card_id(&src);
+        let why = fx::missing(&ctx, s, &src, rule::CARD_ACTIONS).err().unwrap_or_else(|| {
+            Violation::new(rule::CARD_ACTIONS, "").cited(crate::rules::kit::effects::cause_named(
+                &self.t.fx.defs,
+                &self.t.fx.names,
+                &card,
+            ))
+        });
+        Some((card, why))
+    }
+
+    /// The effect called `name` as the cause of a refusal about it.
+    pub(in super::super) fn cite(&self, name: &str) -> Option<crate::rules::Cause> {
+        crate::rules::kit::effects::cause_named(&self.t.fx.defs, &self.t.fx.names, name)
     }
 
     pub(super) fn check_equip(&self, s: &State, card: &str, effect: &Effect) -> Result<(), Violation> {
@@ -352,7 +364,8 @@ impl OneVMany {
                 format!("`{by}` has no effect that brings MANY tokens from the reserve"),
             )
             .expected("a card in force whose effect gives `reinforce`")
-            .found(by));
+            .found(by)
+            .cited(self.cite(by)));
         };
         let mut ctx = Ctx::new(self, &self.moments(s));
         ctx.unit = Some(ty);

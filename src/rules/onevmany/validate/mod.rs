@@ -347,13 +347,17 @@ impl OneVMany {
     fn obligations(&self, s: &State, a: &Action) -> Result<(), Violation> {
         let owe = |when: When, moment: &str| -> Result<(), Violation> {
             match self.owed(s, when) {
-                Some(card) => {
+                Some((card, why)) => {
                     let r = self.source(s, &card).map_or(rule::CARD_ACTIONS, |x| x.rule());
-                    Err(v(r, format!("`{card}` must be used {moment}"))
-                        .expected(format!(
-                            "its effect, recorded before moving on (`trigger` or `reinforce` by `{card}`)"
-                        ))
-                        .found("the game moving on without it"))
+                    let mut e = v(r, format!("`{card}` must be used {moment}"))
+                        .expected(if why.expected.is_empty() {
+                            format!("its effect, recorded before moving on (`trigger` or `reinforce` by `{card}`)")
+                        } else {
+                            format!("its effect, recorded before moving on: {}", why.expected)
+                        })
+                        .found("the game moving on without it");
+                    e.cause = why.cause;
+                    Err(e)
                 }
                 None => Ok(()),
             }

@@ -377,8 +377,9 @@ impl OpenWars {
                 rule::MOVEMENT,
                 format!("{unit} in {from} cannot move this turn (`{by}`)"),
             )
-            .expected("a stack free to move")
-            .found(format!("a move to {to}")));
+            .expected(format!("a stack free to move (`{by}` holds it)"))
+            .found(format!("a move to {to}"))
+            .cited(self.cite(&by)));
         }
         let cost = self.entry(s, u, t);
         let left = s.stacks[i].mp[usize::from(tokens - 1)];
