@@ -14,10 +14,9 @@ use serde::Serialize;
 use crate::diag::{Code, Diagnostic, SourceMap, Span};
 use crate::model::Game;
 use crate::model::effects::Effect;
+use crate::rules::Replayer;
 use crate::rules::kit::trace::ClauseRef;
 use crate::rules::replay::{FailureKind, Replay};
-use crate::rules::selfplay::Policy;
-use crate::rules::{Options, Replayer, random};
 
 /// What one replayed log showed about the pack's effects.
 #[derive(Clone, Debug)]
@@ -63,33 +62,34 @@ pub const SELF_PLAY_GAMES: u64 = 60;
 /// Actions per self-play game (it stops at the next turn's end).
 pub const SELF_PLAY_ACTIONS: usize = 400;
 
-/// Games between random players and near misses of `engine`, replayed with
-/// the clauses each one uses noted.
+/// Random games of `engine` that exercise its effects: the clauses each
+/// uses, the near misses refused citing an effect, and the automatic
+/// outcomes whose absence a checkpoint would show
+/// ([`crate::rules::exercise`]).
 pub fn self_play(game: &str, engine: &dyn Replayer, games: u64) -> Vec<Evidence> {
-    let options = Options {
-        record: true,
-        ..Options::default()
-    };
     let mut out = Vec::new();
+    let mut seen: Vec<ClauseRef> = Vec::new();
     for seed in 0..games {
-        let Ok(played) = engine.self_play(seed, &[Policy::Random], SELF_PLAY_ACTIONS, "") else {
+        let Ok(x) = engine.exercise(seed, SELF_PLAY_ACTIONS, &seen) else {
             continue;
         };
-        let Ok(log) = random::parse_log(&played.text) else {
-            continue;
-        };
-        if let Ok(r) = engine.replay(&log, &options) {
-            out.push(Evidence::of(game, format!("self-play {seed}"), &r));
+        for u in &x.used {
+            if !seen.contains(&u.at) {
+                seen.push(u.at);
+            }
         }
-        if let Ok(probe) = engine.mutation_probe(seed, SELF_PLAY_ACTIONS / 4)
-            && let Some(f) = &probe.refusal
-            && f.cause.is_some()
-        {
+        out.push(Evidence {
+            game: game.to_owned(),
+            log: format!("self-play {seed}"),
+            used: x.used.iter().map(|u| u.at).collect(),
+            refused: Vec::new(),
+        });
+        for (c, how) in x.refused {
             out.push(Evidence {
                 game: game.to_owned(),
-                log: format!("near miss {seed}"),
+                log: format!("self-play {seed} ({how})"),
                 used: Vec::new(),
-                refused: f.cause.iter().chain(&f.also).map(|c| (c.effect, c.clause)).collect(),
+                refused: vec![(c.effect, c.clause)],
             });
         }
     }

@@ -588,10 +588,17 @@ fn failure_diagnostic(f: &Failure, title: Option<&str>, players: &[String], log:
         d = d.found(f.found.clone());
     }
     if let Some(u) = &f.forgotten {
-        d = d.note(format!(
-            "the log's values are those of the game without `{}`, whose effect applies by itself: the engine applies it, the log does not write it",
-            u.card
-        ));
+        d = d.note(if u.auto {
+            format!(
+                "the log's values are those of the game without `{}`, whose effect applies by itself: the engine applies it, the log does not write it",
+                u.card
+            )
+        } else {
+            format!(
+                "the log's values are those of the game without what `{}` gave earlier, which still lasts: the engine counts it",
+                u.card
+            )
+        });
     }
     if !f.state.is_null() {
         d = d.note(format!("state: {}", excerpt(&f.state)));

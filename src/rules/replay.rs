@@ -377,9 +377,10 @@ pub fn run<E: Engine>(engine: &E, log: &Log, parsed: &Parsed<E>, options: &Optio
 /// checkpoint that differs.
 const WHAT_IFS: usize = 8;
 
-/// The automatic clause whose absence explains checkpoint failure `f`: used
-/// in the turn of the checkpoint before it (or at the start of that turn),
-/// and such that the log replays past the checkpoint without it.
+/// The clause the engine applied by itself (an automatic one, or a lasting
+/// outcome chosen earlier) whose absence explains checkpoint failure `f`:
+/// used in the turn of the checkpoint before it (or at the start of that
+/// turn), and such that the log replays past the checkpoint without it.
 fn forgotten<E: Engine>(engine: &E, log: &Log, parsed: &Parsed<E>, f: &Failure) -> Option<Use> {
     let turn = f.turn?;
     let plain = Options {
@@ -401,7 +402,7 @@ fn forgotten<E: Engine>(engine: &E, log: &Log, parsed: &Parsed<E>, f: &Failure) 
         .filter(|u| before(u))
         .flat_map(|u| u.uses.iter().rev())
     {
-        if !u.auto || tried.iter().any(|t| t.at == u.at) {
+        if u.chosen || tried.iter().any(|t| t.at == u.at) {
             continue;
         }
         tried.push(u.clone());

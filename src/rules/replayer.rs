@@ -27,6 +27,13 @@ pub trait Replayer: Send + Sync {
     /// 1-based), as the log writes them; `None` if the log does not
     /// replay that far.
     fn legal_at(&self, log: &Log, turn: usize, action: usize) -> Option<Vec<serde_json::Value>>;
+    /// A random game that exercises the pack's effects (`check --effects`).
+    fn exercise(
+        &self,
+        seed: u64,
+        max_actions: usize,
+        seen: &[super::kit::trace::ClauseRef],
+    ) -> Result<super::exercise::Exercise, String>;
     /// A whole game between self-play players, as a log (`pnpkit simulate`).
     fn self_play(
         &self,
@@ -78,6 +85,15 @@ impl<E: Engine> Replayer for Prepared<E> {
 
     fn action_rules(&self) -> &'static [(&'static str, &'static str)] {
         E::ACTION_RULES
+    }
+
+    fn exercise(
+        &self,
+        seed: u64,
+        max_actions: usize,
+        seen: &[super::kit::trace::ClauseRef],
+    ) -> Result<super::exercise::Exercise, String> {
+        super::exercise::exercise(&self.0, seed, max_actions, seen)
     }
 
     fn legal_at(&self, log: &Log, turn: usize, action: usize) -> Option<Vec<serde_json::Value>> {

@@ -34,6 +34,9 @@ pub struct Use {
     pub at: ClauseRef,
     pub card: String,
     pub auto: bool,
+    /// Noted as the choice an action records (not as a modifier or an
+    /// outcome the engine applied).
+    pub chosen: bool,
 }
 
 const RECORD: u8 = 1;
@@ -51,15 +54,21 @@ fn mode() -> u8 {
 
 /// Notes that clause `clause` of the effect written at `effect` was used
 /// (`card` is asked only while recording).
-pub fn note(effect: Span, clause: u8, auto: bool, card: impl FnOnce() -> String) {
+pub fn note(effect: Span, clause: u8, auto: bool, chosen: bool, card: impl FnOnce() -> String) {
     if mode() & RECORD == 0 || effect.line == 0 {
         return;
     }
     let at = ClauseRef { effect, clause };
     USED.with(|u| {
         let mut u = u.borrow_mut();
-        if !u.iter().any(|x| x.at == at) {
-            u.push(Use { at, card: card(), auto });
+        match u.iter_mut().find(|x| x.at == at) {
+            Some(x) => x.chosen |= chosen,
+            None => u.push(Use {
+                at,
+                card: card(),
+                auto,
+                chosen,
+            }),
         }
     });
 }
@@ -124,12 +133,12 @@ mod tests {
 
     #[test]
     fn notes_only_while_recording_and_once_each() {
-        note(at(3), 0, true, || "a".into());
+        note(at(3), 0, true, false, || "a".into());
         let ((), used) = recording(|| {
-            note(at(3), 0, true, || "a".into());
-            note(at(3), 0, true, || "a".into());
-            note(at(3), 1, false, || "a".into());
-            note(Span::default(), 0, false, || "nowhere".into());
+            note(at(3), 0, true, false, || "a".into());
+            note(at(3), 0, true, false, || "a".into());
+            note(at(3), 1, false, false, || "a".into());
+            note(Span::default(), 0, false, false, || "nowhere".into());
         });
         assert_eq!(used.len(), 2);
         assert_eq!(used[1].at.clause, 1);

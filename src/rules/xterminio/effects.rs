@@ -168,6 +168,14 @@ impl Vocab for Xv {
 
 pub type Def = fx::Def<Xv>;
 
+/// A card in force that forbids something: its id, its clause in words,
+/// and the cause a refusal cites.
+pub struct Restriction {
+    pub card: String,
+    pub said: String,
+    pub cause: Cause,
+}
+
 /// A place on a mat: whose, and which slot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Spot {
@@ -477,11 +485,19 @@ impl Xterminio {
 
     /// The card whose continuous `out` applies to `at`, if any, for a
     /// refusal that names it (and cites it as the cause).
-    pub(super) fn restriction(&self, s: &State, out: Out, at: Spot) -> Option<(String, Cause)> {
+    pub(super) fn restriction(&self, s: &State, out: Out, at: Spot) -> Option<Restriction> {
         let ctx = Ctx::new(self, &[When::Continuous]);
         fx::modifiers(&ctx, s, &self.sources(s), &s.lasting, When::Continuous, out, Some(at))
             .first()
-            .map(|(src, clause, _)| (ctx.card_id(src), self.cause(src, Some(*clause))))
+            .map(|(src, clause, _)| Restriction {
+                card: ctx.card_id(src),
+                said: self.t.defs[usize::from(src.card)]
+                    .clauses
+                    .get(usize::from(*clause))
+                    .map(fx::describe)
+                    .unwrap_or_default(),
+                cause: self.cause(src, Some(*clause)),
+            })
     }
 
     /// A card effect as the cause of a refusal.

@@ -97,10 +97,28 @@ fn usable<H: Host>(
 ) -> Result<(), Miss> {
     let v = |msg: String| Violation::new(rule, msg);
     if !h.open(s, src, c.when) {
+        // How it is written when its moment comes (an answer on an attack).
+        let written = c
+            .out
+            .first()
+            .and_then(|(o, a)| {
+                let n = match a {
+                    Amount::Exactly(n) | Amount::UpTo(n) => *n,
+                    Amount::Per { step, .. } => *step,
+                };
+                h.write(s, src, *o, None, n)
+            })
+            .filter(|w| !w.example.starts_with("effect:"))
+            .map(|w| format!(", written `{}`", w.example))
+            .unwrap_or_default();
         return Err(Miss::new(
             0,
             v(format!("`{card}` is used at the wrong moment"))
-                .expected(format!("the moment of its effect: {} ({})", terms(c), gives(c)))
+                .expected(format!(
+                    "the moment of its effect: {} ({}){written}",
+                    terms(c),
+                    gives(c)
+                ))
                 .found(h.now(s)),
         ));
     }
@@ -257,7 +275,7 @@ pub fn allow_with<H: Host>(
         }
     }
     for &i in clauses.iter().chain(&of) {
-        def.note(i, || card.clone());
+        def.note(i, true, || card.clone());
     }
     Ok(Allowed { clauses, of, restated })
 }

@@ -58,7 +58,7 @@ pub fn modifiers<H: Host>(
     }
     for (src, i, n) in &parts {
         if *n != 0 {
-            h.def(src).note(*i, || h.card_id(src));
+            h.def(src).note(*i, false, || h.card_id(src));
         }
     }
     parts
@@ -165,7 +165,7 @@ pub fn fire<H: Host>(
                     .cap(s, src, *o, obj)
                     .map_or(n, |k| if n >= 0 { n.min(k) } else { n.max(-k) });
                 if n != 0 {
-                    h.def(src).note(i, || h.card_id(src));
+                    h.def(src).note(i, false, || h.card_id(src));
                     out.push((*src, i, Change { out: *o, obj, n }));
                 }
             }

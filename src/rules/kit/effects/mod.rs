@@ -28,6 +28,7 @@ use std::fmt::Debug;
 
 pub use allow::{Allowed, allow, allow_with, missing};
 pub use auto::{Fired, fire, modifier, modifiers, owed};
+pub use words::describe;
 
 use super::trace;
 use crate::diag::Span;
@@ -155,13 +156,15 @@ impl<V: Vocab> Def<V> {
         }
     }
 
-    /// Notes that clause `i` was used (for coverage and what-if replays).
-    pub fn note(&self, i: u8, card: impl FnOnce() -> String) {
+    /// Notes that clause `i` was used (for coverage and what-if replays):
+    /// applied or counted as a modifier (`chosen: false`), or recorded as
+    /// an action's choice.
+    pub fn note(&self, i: u8, chosen: bool, card: impl FnOnce() -> String) {
         if !self.checked {
             return;
         }
         let auto = self.clauses.get(usize::from(i)).is_some_and(|c| c.auto);
-        trace::note(self.origin, i, auto, card);
+        trace::note(self.origin, i, auto, chosen, card);
     }
 
     /// Whether clause `i` is left out by a what-if replay.

@@ -87,3 +87,9 @@ pub(super) fn how_to_write<H: Host>(
         ),
     }
 }
+
+/// A clause in words, for an engine's refusal that names it: `continuous:
+/// no-attack 1 to self (in ADVANCE)`.
+pub fn describe<V: Vocab>(c: &Clause<V>) -> String {
+    format!("{}: {}", terms(c), gives(c))
+}

@@ -56,14 +56,19 @@ impl Xterminio {
                 .found(format!("empty `{}`", target.id())));
         };
         let (a_at, t_at) = (Spot::new(p, attacker), Spot::new(q, target));
-        if let Some((by, cause)) = self.restriction(s, Out::NoAttack, a_at) {
+        if let Some(r) = self.restriction(s, Out::NoAttack, a_at) {
             return Err(v(
                 rule::TURN,
-                format!("`{}` in `{}` cannot attack from there (`{by}`)", info.id, attacker.id()),
+                format!(
+                    "`{}` in `{}` cannot attack while `{}` is in force",
+                    info.id,
+                    attacker.id(),
+                    r.card
+                ),
             )
-            .expected(format!("no attack while `{by}` is in force"))
+            .expected(format!("no attack from there ({}: {})", r.card, r.said))
             .found(format!("an attack on `{}`", target.id()))
-            .caused_by(cause));
+            .caused_by(r.cause));
         }
         let cost = self.attack_cost(s, a_at, st.cost);
         if side.energy < cost {
@@ -164,14 +169,19 @@ impl Xterminio {
                     "a stunned character"
                 }));
             }
-            if let Some((by, cause)) = self.restriction(s, Out::NoIntercept, g_at) {
+            if let Some(r) = self.restriction(s, Out::NoIntercept, g_at) {
                 return Err(v(
                     rule::INTERCEPTION,
-                    format!("`{}` in `{}` cannot intercept while `{by}` holds it", gi.id, ic.by.id()),
+                    format!(
+                        "`{}` in `{}` cannot intercept while `{}` holds it",
+                        gi.id,
+                        ic.by.id(),
+                        r.card
+                    ),
                 )
-                .expected(format!("no interception while `{by}` is in force"))
+                .expected(format!("no interception while `{}` is in force ({})", r.card, r.said))
                 .found(format!("an interception by `{}`", ic.by.id()))
-                .caused_by(cause));
+                .caused_by(r.cause));
             }
             let Some(is) = (ic.attack as usize).checked_sub(1).and_then(|k| gi.attacks.get(k)) else {
                 return Err(

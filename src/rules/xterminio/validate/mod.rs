@@ -187,18 +187,19 @@ impl Xterminio {
                             .found(format!("{} ENERGY", side.energy)));
                     }
                 }
-                if let Some((by, cause)) = self.restriction(s, Out::NoMove, Spot::new(p, *from)) {
+                if let Some(r) = self.restriction(s, Out::NoMove, Spot::new(p, *from)) {
                     return Err(v(
                         rule::XTERMINAR,
                         format!(
-                            "`{}` in `{}` cannot move while `{by}` holds it",
+                            "`{}` in `{}` cannot move while `{}` holds it",
                             self.t.id(f.card),
-                            from.id()
+                            from.id(),
+                            r.card
                         ),
                     )
-                    .expected(format!("no move while `{by}` is in force"))
+                    .expected(format!("no move while `{}` is in force ({})", r.card, r.said))
                     .found(format!("a move to `{}`", to.id()))
-                    .caused_by(cause));
+                    .caused_by(r.cause));
                 }
                 Ok(())
             }
