@@ -58,7 +58,7 @@ impl Evidence {
 }
 
 /// Self-play games and near misses per engine replayed by `check --effects`.
-pub const SELF_PLAY_GAMES: u64 = 60;
+pub const SELF_PLAY_GAMES: u64 = 200;
 /// Actions per self-play game (it stops at the next turn's end).
 pub const SELF_PLAY_ACTIONS: usize = 400;
 

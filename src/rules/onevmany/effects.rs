@@ -422,7 +422,10 @@ impl Host for Ctx<'_> {
             }),
             Out::LoseLife => (s.occ[q as usize] == FREE).then_some(0),
             Out::Reinforce => {
-                let sc = &self.e.t.scenarios[s.scenario as usize];
+                // Before the round's scenario is revealed there is no spawn square.
+                let Some(sc) = self.e.t.scenarios.get(usize::from(s.scenario)) else {
+                    return Some(0);
+                };
                 let spot = sc.spawn.contains(&q) && s.occ[q as usize] == FREE && s.terrain[q as usize] == 0;
                 let reserve = (0..self.e.t.units.len() as u8)
                     .any(|t| self.unit.is_none_or(|u| u == t) && self.e.reserve_left(s, t) > 0);

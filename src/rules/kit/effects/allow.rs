@@ -174,10 +174,10 @@ pub fn allow_with<H: Host>(
     // The choices usable now, and whether an automatic clause is: a card
     // used with nothing written still keeps its moment and limit.
     let mut open: Vec<usize> = Vec::new();
-    let mut by_itself = false;
+    let mut by_itself: Vec<u8> = Vec::new();
     for (i, c) in def.clauses.iter().enumerate() {
         match usable(h, s, src, c, i, &card, rule) {
-            Ok(()) if c.auto => by_itself = true,
+            Ok(()) if c.auto => by_itself.push(i as u8),
             Ok(()) => open.push(i),
             // Not a moment to use it: a clause that applies by itself is
             // never used by a log, whatever the moment.
@@ -241,7 +241,7 @@ pub fn allow_with<H: Host>(
             }
         }
     }
-    if open.is_empty() && changes.is_empty() && !by_itself {
+    if open.is_empty() && changes.is_empty() && by_itself.is_empty() {
         let m = best.map(|(m, _)| m).unwrap_or_else(|| {
             let all: Vec<String> = def
                 .clauses
@@ -277,6 +277,10 @@ pub fn allow_with<H: Host>(
     for &i in clauses.iter().chain(&of) {
         def.note(i, true, || card.clone());
     }
+    // The card used: what it does by itself at this moment takes effect.
+    for &i in &by_itself {
+        def.note(i, false, || card.clone());
+    }
     Ok(Allowed { clauses, of, restated })
 }
 
@@ -305,6 +309,20 @@ fn nothing_chosen<H: Host>(h: &H, s: &H::State, src: &Src<H::Obj>, ch: &Ch<H>, c
             .expected(format!("what its effect gives: {}", all.join("; ")))
     };
     Miss::new(4, v.found(format!("`{}` {}{on}", ch.out.name(), ch.n)))
+}
+
+/// Whether some clause of `src` that is a choice (not automatic) can be
+/// used now: an action that records nothing but a card (a `trigger`) is
+/// only for such a clause.
+pub fn chooses<H: Host>(h: &H, s: &H::State, src: &Src<H::Obj>) -> bool {
+    let def = h.def(src);
+    let card = String::new();
+    !def.checked
+        || def
+            .clauses
+            .iter()
+            .enumerate()
+            .any(|(i, c)| !c.auto && usable(h, s, src, c, i, &card, "").is_ok())
 }
 
 /// What a usable clause of `src` must record when the log records nothing

@@ -26,7 +26,7 @@ mod words;
 
 use std::fmt::Debug;
 
-pub use allow::{Allowed, allow, allow_with, missing};
+pub use allow::{Allowed, allow, allow_with, chooses, missing};
 pub use auto::{Fired, fire, modifier, modifiers, owed};
 pub use words::describe;
 

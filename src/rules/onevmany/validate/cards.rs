@@ -290,7 +290,15 @@ impl OneVMany {
         let src = self.source(s, by)?;
         self.check_outcome(s, effect, src.rule())?;
         let (d, owner) = self.source_def(s, src);
-        let Some(card) = d else { return Ok(()) };
+        let Some(card) = d else {
+            // Nothing to record for a card without an effect of its own.
+            if effect.is_empty() {
+                return Err(v(src.rule(), format!("`{by}` has no effect a `trigger` could record"))
+                    .expected("a card in force whose effect is a choice to record")
+                    .found(format!("{{do: trigger, by: {by}}}")));
+            }
+            return Ok(());
+        };
         let at = if owner == ONE_SIDE {
             s.one_sq
         } else {
@@ -302,7 +310,19 @@ impl OneVMany {
             at: (at != NONE).then_some(at),
         };
         let ctx = Ctx::new(self, &self.moments(s));
-        fx::allow(&ctx, s, &x, &self.changes(s, effect), src.rule()).map(|_| ())
+        fx::allow(&ctx, s, &x, &self.changes(s, effect), src.rule())?;
+        // A trigger records a choice: a card whose effect now only applies
+        // by itself has nothing to record.
+        if effect.is_empty() && !fx::chooses(&ctx, s, &x) {
+            return Err(v(
+                src.rule(),
+                format!("`{by}` applies by itself: a `trigger` has nothing to record"),
+            )
+            .expected("no `trigger` for it: the engine applies its effect")
+            .found(format!("{{do: trigger, by: {by}}}"))
+            .cited(self.cite(by)));
+        }
+        Ok(())
     }
 
     /// The effect of a source, and its side.
