@@ -299,3 +299,94 @@ fn every_engine_has_property_tests() {
         assert!(listed.contains(&id), "add `{id}` to properties!(…) in tests/rules.rs");
     }
 }
+
+/// The `pnpkit` binary run from the crate root.
+fn pnpkit(args: &[&str]) -> (bool, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pnpkit"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("pnpkit runs");
+    (
+        out.status.success(),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    )
+}
+
+/// Issue 28 (4) and 24 (5): a real log of format 1 (from git history) read
+/// as today's is refused with what changed and the command to run; the
+/// upgrade rewrites it, keeping its comments, and it then replays clean.
+#[test]
+fn an_old_format_log_is_refused_then_upgraded_and_replays_clean() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("capital.yaml");
+    let old =
+        fs::read_to_string(root().join("tests/fixtures/logs-format-1/openwars-sample-contested-capital.yaml")).unwrap();
+    fs::write(&file, &old).unwrap();
+    let f = file.to_str().unwrap();
+
+    let (ok, said) = pnpkit(&["log", f]);
+    assert!(!ok, "{said}");
+    assert!(said.contains("error[E087]"), "{said}");
+    assert!(said.contains("written in format 1"), "{said}");
+    assert!(said.contains("changed since: card effects became data"), "{said}");
+    assert!(said.contains(&format!("run `pnpkit log --upgrade {f}`")), "{said}");
+
+    let (ok, said) = pnpkit(&["log", "--upgrade", f]);
+    assert!(ok, "{said}");
+    assert!(
+        said.contains("upgraded") && said.contains("from format 1 to format 2"),
+        "{said}"
+    );
+    let new = fs::read_to_string(&file).unwrap();
+    assert!(new.contains("\nformat: 2\ngame: openwars"), "{new}");
+    assert!(
+        new.contains("target: orc-warriors}  # format 1 said: +1 movement"),
+        "{new}"
+    );
+    // Every comment of the old text is still there.
+    for line in old.lines().filter(|l| l.trim_start().starts_with('#')) {
+        assert!(new.contains(line), "lost the comment {line:?}");
+    }
+
+    let (ok, said) = pnpkit(&["log", f]);
+    assert!(ok, "{said}");
+    assert!(said.contains("openwars: legal"), "{said}");
+    // A log already in today's format is left alone.
+    let (ok, said) = pnpkit(&["log", "--upgrade", f]);
+    assert!(ok && said.contains("already in format 2"), "{said}");
+    assert_eq!(fs::read_to_string(&file).unwrap(), new);
+}
+
+/// A format this pnpkit does not know is refused (E086); `format: 1`
+/// written on a log makes it read as format 1 (E087).
+#[test]
+fn format_versions_newer_and_written_older_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let legal = fs::read_to_string(root().join("tests/fixtures/logs/xterminio/XT-4-legal.yaml")).unwrap();
+    for (version, code) in [(3, "E086"), (1, "E087")] {
+        let file = dir.path().join(format!("v{version}.yaml"));
+        fs::write(&file, format!("format: {version}\n{legal}")).unwrap();
+        let (ok, said) = pnpkit(&["log", file.to_str().unwrap()]);
+        assert!(!ok && said.contains(&format!("error[{code}]")), "{said}");
+        assert!(!said.contains("error[E02"), "a refused format is not replayed: {said}");
+    }
+    // The written format 1 upgraded: only the version changes.
+    let file = dir.path().join("v1.yaml");
+    let (ok, said) = pnpkit(&["log", "--upgrade", file.to_str().unwrap()]);
+    assert!(ok, "{said}");
+    assert_eq!(fs::read_to_string(&file).unwrap(), format!("format: 2\n{legal}"));
+}
+
+/// Issue 24 (3): a format-1 log that wrote down what the Diesel Generator
+/// adds at the charge replays clean: the line confirms what the engine
+/// applied, which is not applied a second time.
+#[test]
+fn an_old_log_writing_down_an_automatic_effect_is_a_confirmation() {
+    let report = run(Path::new("tests/fixtures/logs-format-1/xterminio-XT-9-legal.yaml"));
+    assert!(report.is_legal(), "{}", human(&report, false));
+}

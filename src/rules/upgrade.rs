@@ -48,6 +48,9 @@ pub struct Attempt {
 pub struct Change {
     pub line: u32,
     pub what: String,
+    /// Something only format 1 writes (not a field today's format asks
+    /// for and the log forgot).
+    pub old: bool,
 }
 
 /// A log rewritten in today's format.
@@ -123,32 +126,52 @@ pub fn upgrade(
             break;
         };
         let node = item.node.clone();
-        if f.cause.as_ref().is_some_and(|c| automatic(game, c.effect)) {
-            let card = f.cause.as_ref().map_or_else(String::new, |c| c.card.clone());
+        // An outcome written for a card whose effect now applies by itself:
+        // the action names the card and records an outcome.
+        let written = item.value();
+        let card = f.cause.as_ref().map_or_else(String::new, |c| c.card.clone());
+        let names_card = |v: &Json| {
+            v.as_object().is_some_and(|m| {
+                m.contains_key("effect")
+                    && m.values()
+                        .any(|x| x.as_str().is_some_and(|s| !s.is_empty() && card.starts_with(s)))
+            })
+        };
+        // (Format 1 wrote outcomes the card does not give at all, as the
+        // Assault Rifle's extra damage; a wrong confirmation of what it does
+        // give is today's mistake, left for the replay to report.)
+        if f.cause
+            .as_ref()
+            .is_some_and(|c| c.clause.is_none() && automatic(game, c.effect))
+            && names_card(&written)
+        {
             changes.push(Change {
                 line: node.span.line,
                 what: format!("removed what `{card}` does by itself (the engine applies it now)"),
+                old: true,
             });
             text = apply(&text, vec![comment_out(&text, &node, "applied by the engine now")]);
             continue;
         }
         let hint = hints.iter().find(|(k, _)| *k == key(t, i)).map(|(_, v)| v.as_slice());
-        let written = item.value();
         match complete(engine, &l, t, i, &written, hint.unwrap_or(&[])) {
             Some(done) => {
                 changes.push(Change {
                     line: node.span.line,
                     what: format!("completed with today's fields: {}", flow(&done)),
+                    // It replaced an outcome written as free text.
+                    old: written.get("effect").is_some_and(Json::is_string),
                 });
+                let (start, end) = extent(&text, &node);
                 let mut edit = Edit {
-                    start: node.span.start,
-                    end: node.span.end,
+                    start,
+                    end,
                     with: flow(&done),
                 };
                 // What the old outcome said stays, as a comment.
                 if let Some(old) = written.get("effect").filter(|_| done.get("effect").is_none()) {
                     let said = old.as_str().map_or_else(|| flow(old), str::to_owned);
-                    let le = line_end(&text, node.span.end);
+                    let le = line_end(&text, end);
                     edit = edit.with_note(&text, le, format!("  # format 1 said: {said}"));
                 }
                 text = apply(&text, vec![edit]);
@@ -162,7 +185,8 @@ pub fn upgrade(
 }
 
 /// Whether `text` (read as today's format) is a format-1 log: what the
-/// upgrade would change in it.
+/// upgrade would change in it, when some change is of a format-1 construct
+/// (a field today's format asks for and a log forgot is no sign of age).
 pub fn looks_older(
     text: &str,
     file: FileId,
@@ -171,8 +195,8 @@ pub fn looks_older(
     attempt: &mut dyn FnMut(&str) -> Attempt,
 ) -> Vec<Change> {
     match upgrade(text, file, game, engine, attempt) {
-        Ok(u) => u.changes,
-        Err(_) => Vec::new(),
+        Ok(u) if u.changes.iter().any(|c| c.old) => u.changes,
+        _ => Vec::new(),
     }
 }
 
@@ -218,15 +242,16 @@ fn old_fields(text: &str, action: &Node, edits: &mut Vec<Edit>, changes: &mut Ve
             changes.push(Change {
                 line: k.span.line,
                 what: format!("free-text `effect: \"{s}\"` kept as a comment"),
+                old: true,
             });
             let mut cut = remove_entry(text, entries, k, v);
-            if cut.start == line_start(text, cut.start) && cut.end > v.span.end {
+            if cut.start == line_start(text, cut.start) && cut.end > extent(text, v).1 {
                 // A line of its own: the comment takes its place.
                 let indent = &text[cut.start..k.span.start];
                 cut.with = format!("{indent}# format 1 said: {s}\n");
                 edits.push(cut);
             } else {
-                let le = line_end(text, action.span.end);
+                let le = line_end(text, extent(text, action).1);
                 edits.push(cut);
                 edits.push(Edit {
                     start: le,
@@ -242,6 +267,7 @@ fn old_fields(text: &str, action: &Node, edits: &mut Vec<Edit>, changes: &mut Ve
             changes.push(Change {
                 line: ek.span.line,
                 what: "`expire` removed (a fixed action lasts as long as its effect says)".into(),
+                old: true,
             });
             if inner.len() > 1 {
                 edits.push(remove_entry(text, inner, ek, ev));
@@ -336,6 +362,33 @@ fn words(s: &str) -> Vec<String> {
         .collect()
 }
 
+/// Where a node's text ends: past the closing bracket of a flow mapping or
+/// list (the parser's span may stop at its last value).
+fn extent(text: &str, node: &Node) -> (usize, usize) {
+    let (start, end) = (node.span.start.min(text.len()), node.span.end.min(text.len()));
+    let Some(open) = text[start..].chars().next().filter(|c| matches!(c, '{' | '[')) else {
+        return (start, end);
+    };
+    let (mut depth, mut quote) = (0i32, None::<char>);
+    for (i, c) in text[start..].char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '{' | '[') => depth += 1,
+            (None, '}' | ']') => {
+                depth -= 1;
+                if depth == 0 {
+                    return (start, start + i + 1);
+                }
+            }
+            (None, '\n') if open == '{' && depth == 0 => break,
+            _ => {}
+        }
+    }
+    (start, end)
+}
+
 /// The byte offset of the end of the line holding `at` (before its newline).
 fn line_end(text: &str, at: usize) -> usize {
     text[at..].find('\n').map_or(text.len(), |i| at + i)
@@ -348,9 +401,10 @@ fn line_start(text: &str, at: usize) -> usize {
 /// Removes one entry of a mapping: its own lines in a block mapping, or the
 /// entry and a comma beside it in a flow mapping.
 fn remove_entry(text: &str, entries: &[(Node, Node)], k: &Node, v: &Node) -> Edit {
+    let v_end = extent(text, v).1;
     let ls = line_start(text, k.span.start);
-    if text[ls..k.span.start].trim().is_empty() && text[v.span.end..line_end(text, v.span.end)].trim().is_empty() {
-        let end = (line_end(text, v.span.end) + 1).min(text.len());
+    if text[ls..k.span.start].trim().is_empty() && text[v_end..line_end(text, v_end)].trim().is_empty() {
+        let end = (line_end(text, v_end) + 1).min(text.len());
         return Edit {
             start: ls,
             end,
@@ -363,16 +417,16 @@ fn remove_entry(text: &str, entries: &[(Node, Node)], k: &Node, v: &Node) -> Edi
         let start = text[..k.span.start].rfind(',').unwrap_or(k.span.start);
         Edit {
             start,
-            end: v.span.end,
+            end: v_end,
             with: String::new(),
         }
     } else {
-        let rest = &text[v.span.end..];
+        let rest = &text[v_end..];
         let comma = rest.find(',').map_or(0, |i| i + 1);
         let spaces = rest[comma..].len() - rest[comma..].trim_start_matches([' ', '\t']).len();
         Edit {
             start: k.span.start,
-            end: v.span.end + comma + spaces,
+            end: v_end + comma + spaces,
             with: String::new(),
         }
     }
@@ -381,10 +435,11 @@ fn remove_entry(text: &str, entries: &[(Node, Node)], k: &Node, v: &Node) -> Edi
 /// An action commented out where it stands (or taken out of a flow list,
 /// with a comment at the end of its line).
 fn comment_out(text: &str, node: &Node, why: &str) -> Edit {
-    let ls = line_start(text, node.span.start);
-    let le = line_end(text, node.span.end);
-    let before = text[ls..node.span.start].trim();
-    let after = text[node.span.end..le].trim();
+    let (start, end) = extent(text, node);
+    let ls = line_start(text, start);
+    let le = line_end(text, end);
+    let before = text[ls..start].trim();
+    let after = text[end..le].trim();
     if (before.is_empty() || before == "-") && (after.is_empty() || after.starts_with('#')) {
         let indent = &text[ls..ls + (text[ls..].len() - text[ls..].trim_start().len())];
         let body: Vec<String> = text[ls..le]
@@ -397,16 +452,16 @@ fn comment_out(text: &str, node: &Node, why: &str) -> Edit {
             with: format!("{indent}# format 1, {why}:\n{}", body.join("\n")),
         };
     }
-    let shown = text[node.span.start..node.span.end].to_owned();
-    let rest = &text[node.span.end..];
+    let shown = text[start..end].to_owned();
+    let rest = &text[end..];
     let comma = rest
         .find(',')
         .filter(|i| rest[..*i].trim().is_empty())
         .map_or(0, |i| i + 1);
     let spaces = rest[comma..].len() - rest[comma..].trim_start_matches([' ', '\t']).len();
     Edit {
-        start: node.span.start,
-        end: node.span.end + comma + spaces,
+        start,
+        end: end + comma + spaces,
         with: String::new(),
     }
     .with_note(text, le, format!("  # format 1, {why}: {shown}"))
