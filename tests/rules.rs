@@ -140,8 +140,59 @@ fn check_golden(id: &str, path: &Path) -> Result<(), String> {
             );
         }
     }
+    for part in [&f.message, &f.expected, &f.found] {
+        ensure!(
+            dangling(part).is_none(),
+            "{name}: a message ends in an empty value\n{shown}"
+        );
+    }
     insta::assert_snapshot!(format!("log-{id}-{name}"), shown);
     Ok(())
+}
+
+/// Where a refusal's text shows a value left empty: a trailing space (`a
+/// fight in `), a colon or an opening bracket at the end, an empty code span
+/// or brackets, two spaces in a row.
+fn dangling(s: &str) -> Option<&'static str> {
+    if s.is_empty() {
+        return None;
+    }
+    let t = s.trim_end();
+    if t.len() != s.len() {
+        return Some("a trailing space");
+    }
+    if t.ends_with([':', '(', ',', '=']) {
+        return Some("nothing after its last word");
+    }
+    ["``", "()", "[]`", "  ", " ,"]
+        .iter()
+        .find(|p| t.contains(*p))
+        .map(|_| "an empty value inside")
+}
+
+/// Issue 24 (4): no refusal ends in an empty value, over the near misses of
+/// random games of every engine.
+#[test]
+fn no_refusal_ends_in_an_empty_value() {
+    let mut bad = Vec::new();
+    for id in engine_games() {
+        let engine = engine(id);
+        for seed in 0..random_shipped() / 4 {
+            let Ok(probe) = engine.mutation_probe(seed, 120) else {
+                continue;
+            };
+            let Some(f) = probe.refusal else { continue };
+            for part in [&f.message, &f.expected, &f.found] {
+                if let Some(why) = dangling(part) {
+                    bad.push(format!(
+                        "{id} seed {seed} ({why}): {part:?} in {} / {} / {}",
+                        f.message, f.expected, f.found
+                    ));
+                }
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
 #[test]
@@ -389,4 +440,19 @@ fn format_versions_newer_and_written_older_are_refused() {
 fn an_old_log_writing_down_an_automatic_effect_is_a_confirmation() {
     let report = run(Path::new("tests/fixtures/logs-format-1/xterminio-XT-9-legal.yaml"));
     assert!(report.is_legal(), "{}", human(&report, false));
+}
+
+/// Issue 24 (4): every problem of reading a log is reported in one run,
+/// the structure's and the game's (header fields, actions), in file order.
+#[test]
+fn every_reading_problem_of_a_log_is_reported_at_once() {
+    let report = run(Path::new("tests/fixtures/log-problems/four-problems.yaml"));
+    assert!(report.replay.is_none());
+    let lines: Vec<u32> = report
+        .diagnostics
+        .iter()
+        .filter_map(|d| d.span.map(|s| s.line))
+        .collect();
+    assert_eq!(lines, [12, 19, 20, 21], "{}", human(&report, false));
+    insta::assert_snapshot!("log-problems-four", human(&report, false));
 }

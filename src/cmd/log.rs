@@ -115,10 +115,29 @@ fn check_text(
             return Ok(report);
         }
     };
-    let log = match log::read_owned(node) {
-        Ok(l) => l,
-        Err(ds) => {
-            report.diagnostics = ds;
+    // Every problem of reading it at once: its structure, then (when the
+    // game is known) the header and actions as the game reads them.
+    let (log, structure) = log::read_owned_all(node);
+    let log = match log {
+        Some(l) if structure.is_empty() => l,
+        Some(l) => {
+            report.diagnostics = structure;
+            // An unknown game or a broken pack adds nothing here: the
+            // structure's problems are reported.
+            if !games.loaded.contains_key(&l.game)
+                && let Some(game) = load_game(data, &l, &mut LogReport::empty())?
+                && let Some(Ok(engine)) = engine_for(&game)
+            {
+                games.loaded.insert(l.game.clone(), (game, engine));
+            }
+            if let Some((_, engine)) = games.loaded.get(&l.game) {
+                report.diagnostics.extend(engine.decode(&l));
+            }
+            report.diagnostics.sort_by_key(|d| d.span.map(|s| s.start));
+            return Ok(report);
+        }
+        None => {
+            report.diagnostics = structure;
             return Ok(report);
         }
     };

@@ -107,12 +107,22 @@ pub fn parse(
 
 /// Reads a parsed log document, collecting every structural problem.
 pub fn read(root: &Node) -> Result<Log, Vec<Diagnostic>> {
-    read_with(root, Vec::new())
+    read_checked(root, Vec::new())
 }
 
 /// [`read`], taking the tree: each action's node moves into the log instead
 /// of being copied (what `pnpkit log` does with the tree it parsed).
-pub fn read_owned(mut root: Node) -> Result<Log, Vec<Diagnostic>> {
+pub fn read_owned(root: Node) -> Result<Log, Vec<Diagnostic>> {
+    match read_owned_all(root) {
+        (Some(log), diags) if diags.is_empty() => Ok(log),
+        (_, diags) => Err(diags),
+    }
+}
+
+/// [`read_owned`], keeping what could be read next to the problems: the
+/// log without its broken parts (a turn naming nobody, an item that is not
+/// an action), so that the rest can still be checked in the same run.
+pub fn read_owned_all(mut root: Node) -> (Option<Log>, Vec<Diagnostic>) {
     // Each turn's list of actions, taken out of the tree (an empty list stays).
     let mut taken = Vec::new();
     if let Value::Map(entries) = &mut root.value
@@ -136,15 +146,26 @@ pub fn read_owned(mut root: Node) -> Result<Log, Vec<Diagnostic>> {
     read_with(&root, taken)
 }
 
+/// [`read`] of a borrowed tree.
+fn read_checked(root: &Node, taken: Vec<Option<Vec<Node>>>) -> Result<Log, Vec<Diagnostic>> {
+    match read_with(root, taken) {
+        (Some(log), diags) if diags.is_empty() => Ok(log),
+        (_, diags) => Err(diags),
+    }
+}
+
 /// Reads the log; `taken[i]` holds turn `i`'s actions when they were taken out of the tree.
-fn read_with(root: &Node, mut taken: Vec<Option<Vec<Node>>>) -> Result<Log, Vec<Diagnostic>> {
+fn read_with(root: &Node, mut taken: Vec<Option<Vec<Node>>>) -> (Option<Log>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let Some(entries) = root.as_map() else {
-        return Err(vec![wrong_type(
-            root,
-            "a game log",
-            "a mapping with `game`, `players` and `turns`",
-        )]);
+        return (
+            None,
+            vec![wrong_type(
+                root,
+                "a game log",
+                "a mapping with `game`, `players` and `turns`",
+            )],
+        );
     };
     let mut r = MapReader::new(root, "the log", &mut diags).expect("checked to be a mapping");
     let game = r
@@ -189,23 +210,21 @@ fn read_with(root: &Node, mut taken: Vec<Option<Vec<Node>>>) -> Result<Log, Vec<
         header.insert(key, to_json(v));
         header_entries.push((k.clone(), v.clone()));
     }
-    match game {
-        Some((game, game_span)) if diags.is_empty() => Ok(Log {
-            game,
-            game_span,
-            header: Json::Object(header),
-            header_node: Node {
-                value: Value::Map(header_entries),
-                span: root.span,
-            },
-            players,
-            turns,
-            result,
+    let log = game.map(|(game, game_span)| Log {
+        game,
+        game_span,
+        header: Json::Object(header),
+        header_node: Node {
+            value: Value::Map(header_entries),
             span: root.span,
-            format: version,
-        }),
-        _ => Err(diags),
-    }
+        },
+        players,
+        turns,
+        result,
+        span: root.span,
+        format: version,
+    });
+    (log, diags)
 }
 
 fn read_players(node: &Node, diags: &mut Vec<Diagnostic>) -> Vec<Player> {

@@ -13,6 +13,9 @@ pub trait Replayer: Send + Sync {
     fn game(&self) -> &'static str;
     /// Replays a loaded log.
     fn replay(&self, log: &Log, options: &Options) -> Result<Replay, Vec<Diagnostic>>;
+    /// Every problem of reading a log's header and actions as this game
+    /// does (none: it can be replayed).
+    fn decode(&self, log: &Log) -> Vec<Diagnostic>;
     /// A random legal game as log text (YAML), from `seed`.
     fn random_log(&self, seed: u64, max_actions: usize) -> String;
     /// Plays a random game and checks one mutated action against the
@@ -55,6 +58,10 @@ impl<E: Engine> Replayer for Prepared<E> {
     fn replay(&self, log: &Log, options: &Options) -> Result<Replay, Vec<Diagnostic>> {
         let parsed = replay::parse::<E>(log)?;
         Ok(replay::run(&self.0, log, &parsed, options))
+    }
+
+    fn decode(&self, log: &Log) -> Vec<Diagnostic> {
+        replay::parse::<E>(log).err().unwrap_or_default()
     }
 
     fn random_log(&self, seed: u64, max_actions: usize) -> String {

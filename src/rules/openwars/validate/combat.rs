@@ -218,10 +218,7 @@ impl OpenWars {
         }
         let Some(f) = s.fight else {
             return Err(v(rule::COMBATS, "no combat is being fought: choose one first")
-                .expected(format!(
-                    "a fight in {}",
-                    self.map(s).ids(self.allowed_fights(s).0).join(" or ")
-                ))
+                .expected(self.fights_left(s))
                 .found(format!("a {what}")));
         };
         let at = self.cell_name(s, f.cell);

@@ -449,8 +449,19 @@ impl OpenWars {
             format!("there is no combat to fight in {at}")
         };
         Err(v(rule::COMBATS, msg)
-            .expected(format!("a fight in {}", m.ids(allowed).join(" or ")))
+            .expected(self.fights_left(s))
             .found(format!("a fight in {at}")))
+    }
+
+    /// What a fight may do now, in words: the locations it may be in, or
+    /// that no combat is left (the turn moves on).
+    pub(super) fn fights_left(&self, s: &State) -> String {
+        let allowed = self.allowed_fights(s).0;
+        if allowed == 0 {
+            "no fight: no combat is left this turn (end the turn)".to_string()
+        } else {
+            format!("a fight in {}", self.map(s).ids(allowed).join(" or "))
+        }
     }
 
     /// Stacking (OW-6) for `k` more tokens of `u` of player `p` in `c`.
