@@ -456,3 +456,176 @@ fn every_reading_problem_of_a_log_is_reported_at_once() {
     assert_eq!(lines, [12, 19, 20, 21], "{}", human(&report, false));
     insta::assert_snapshot!("log-problems-four", human(&report, false));
 }
+
+/// The lines of a report the docs leave out when they quote it: the state
+/// excerpts, the legal alternatives and the final state (long, and
+/// changing with every new checkpoint key).
+fn quoted(report: &str) -> String {
+    let mut out = Vec::new();
+    for l in report.lines() {
+        let t = l.trim_start();
+        if t.starts_with("= note: state:") || t.starts_with("help: legal here:") || t.starts_with("final state:") {
+            continue;
+        }
+        out.push(l.trim_end());
+    }
+    out.join("\n").trim_end().to_string()
+}
+
+/// Issue 24 (4): every example of docs/log-format.md and docs/log-format/
+/// replays. Each ```yaml block is preceded by `<!-- log: PATH -->` (it is
+/// an excerpt of that log: its lines appear there in order) or
+/// `<!-- not a log: why -->` (the fields checkpoints name, a syntax
+/// sketch); each ```text block by `<!-- output: PATH -->` (the report of
+/// replaying PATH, as `quoted` keeps it). `PNPKIT_UPDATE_DOCS=1` rewrites
+/// the quoted reports.
+#[test]
+fn every_log_example_in_the_docs_replays() {
+    let update = std::env::var_os("PNPKIT_UPDATE_DOCS").is_some();
+    let mut docs = vec![root().join("docs/log-format.md")];
+    let mut pages: Vec<PathBuf> = fs::read_dir(root().join("docs/log-format"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    pages.sort();
+    docs.extend(pages);
+    let mut problems = Vec::new();
+    let (mut logs, mut outputs) = (0, 0);
+    for doc in docs {
+        let text = fs::read_to_string(&doc).unwrap();
+        let name = rel(&doc).display().to_string();
+        let lines: Vec<&str> = text.lines().collect();
+        let mut out: Vec<String> = Vec::new();
+        let mut i = 0;
+        while i < lines.len() {
+            let l = lines[i];
+            let Some(kind) = l.strip_prefix("```").filter(|k| *k == "yaml" || *k == "text") else {
+                out.push(l.to_string());
+                i += 1;
+                continue;
+            };
+            let end = (i + 1..lines.len())
+                .find(|&j| lines[j].starts_with("```"))
+                .expect("a closed block");
+            let block = &lines[i + 1..end];
+            let note = out
+                .iter()
+                .rev()
+                .find(|x| !x.trim().is_empty())
+                .cloned()
+                .unwrap_or_default();
+            let at = format!("{name}:{}", i + 1);
+            let path = |key: &str| {
+                note.strip_prefix(&format!("<!-- {key}: "))
+                    .and_then(|r| r.strip_suffix(" -->"))
+                    .map(str::to_string)
+            };
+            let mut body: Vec<String> = block.iter().map(|s| s.to_string()).collect();
+            match kind {
+                "yaml" if note.starts_with("<!-- not a log: ") => {
+                    if let Err(e) = serde_yaml_ok(&block.join("\n")) {
+                        problems.push(format!("{at}: not YAML: {e}"));
+                    }
+                }
+                "yaml" => match path("log") {
+                    None => problems.push(format!("{at}: a yaml block without `<!-- log: PATH -->`")),
+                    Some(p) => {
+                        logs += 1;
+                        let Ok(file) = fs::read_to_string(root().join(&p)) else {
+                            problems.push(format!("{at}: no log `{p}`"));
+                            out.push(l.to_string());
+                            out.extend(body);
+                            out.push(lines[end].to_string());
+                            i = end + 1;
+                            continue;
+                        };
+                        let have: Vec<&str> = file.lines().map(uncommented).collect();
+                        let mut k = 0;
+                        for b in block
+                            .iter()
+                            .map(|b| uncommented(b))
+                            .filter(|b| !b.is_empty() && *b != "…")
+                        {
+                            // A line cut short with `…` matches the lines it starts.
+                            let same = |h: &&str| match b.split_once('…') {
+                                Some((head, _)) => h.starts_with(head.trim_end()),
+                                None => *h == b,
+                            };
+                            match have[k..].iter().position(same) {
+                                Some(d) => k += d + 1,
+                                None => {
+                                    problems.push(format!("{at}: `{b}` is not in `{p}` (in order)"));
+                                    break;
+                                }
+                            }
+                        }
+                        let report = run(Path::new(&p));
+                        let shown = human(&report, false);
+                        let illegal = p.contains("illegal") || p.contains("forgotten") || p.contains("refused");
+                        if report.is_legal() == illegal && !p.contains("/examples/") {
+                            problems.push(format!(
+                                "{at}: `{p}` replays {}\n{shown}",
+                                if illegal { "clean" } else { "with a problem" }
+                            ));
+                        }
+                    }
+                },
+                _ => match path("output") {
+                    None => problems.push(format!("{at}: a text block without `<!-- output: PATH -->`")),
+                    Some(p) => {
+                        outputs += 1;
+                        let report = run(Path::new(&p));
+                        let want = quoted(&human(&report, false));
+                        if block.join("\n").trim_end() != want {
+                            if update {
+                                body = want.lines().map(str::to_string).collect();
+                            } else {
+                                problems.push(format!(
+                                    "{at}: the report of `{p}` differs:\n--- docs\n{}\n--- now\n{want}",
+                                    block.join("\n")
+                                ));
+                            }
+                        }
+                    }
+                },
+            }
+            out.push(l.to_string());
+            out.extend(body);
+            out.push(lines[end].to_string());
+            i = end + 1;
+        }
+        if update {
+            let mut new = out.join("\n");
+            new.push('\n');
+            if new != text {
+                fs::write(&doc, new).unwrap();
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n\n{}",
+        problems.len(),
+        problems.join("\n\n")
+    );
+    assert!(logs > 40 && outputs > 40, "{logs} log examples, {outputs} reports");
+}
+
+/// A line of YAML without its indent and comment (the docs explain a
+/// log's lines in comments of their own).
+fn uncommented(line: &str) -> &str {
+    let code = match line.find(" #") {
+        Some(i) => &line[..i],
+        None if line.trim_start().starts_with('#') => "",
+        None => line,
+    };
+    code.trim()
+}
+
+/// Whether `text` is YAML (a sketch of fields in the docs).
+fn serde_yaml_ok(text: &str) -> Result<(), String> {
+    pnpkit::pack::yaml::parse(text, pnpkit::diag::FileId(0), &pnpkit::pack::yaml::Limits::default())
+        .map(|_| ())
+        .map_err(|d| d.message.clone())
+}

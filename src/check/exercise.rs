@@ -57,7 +57,7 @@ impl Evidence {
     }
 }
 
-/// Self-play games and near misses per engine replayed by `check --effects`.
+/// Self-play games per engine replayed by `check --effects`, at least.
 pub const SELF_PLAY_GAMES: u64 = 200;
 /// Actions per self-play game (it stops at the next turn's end).
 pub const SELF_PLAY_ACTIONS: usize = 400;
@@ -65,14 +65,21 @@ pub const SELF_PLAY_ACTIONS: usize = 400;
 /// Random games of `engine` that exercise its effects: the clauses each
 /// uses, the near misses refused citing an effect, and the automatic
 /// outcomes whose absence a checkpoint would show
-/// ([`crate::rules::exercise`]).
+/// ([`crate::rules::exercise`]). At least `games` games, more while
+/// their actions fall short of `games` times [`SELF_PLAY_ACTIONS`].
 pub fn self_play(game: &str, engine: &dyn Replayer, games: u64) -> Vec<Evidence> {
     let mut out = Vec::new();
     let mut seen: Vec<ClauseRef> = Vec::new();
-    for seed in 0..games {
+    let budget = games as usize * SELF_PLAY_ACTIONS;
+    let mut played = 0;
+    for seed in 0..games * 10 {
+        if seed >= games && played >= budget {
+            break;
+        }
         let Ok(x) = engine.exercise(seed, SELF_PLAY_ACTIONS, &seen) else {
             continue;
         };
+        played += x.actions;
         for u in &x.used {
             if !seen.contains(&u.at) {
                 seen.push(u.at);

@@ -93,12 +93,13 @@ pub fn exercise<E: Engine>(engine: &E, seed: u64, max_actions: usize, seen: &[Cl
                 }
             }
         }
-        let mut a = if out.actions >= max_actions && legal.contains(&end) {
-            end.clone()
+        let a = if out.actions >= max_actions && legal.contains(&end) {
+            let mut a = end.clone();
+            engine.randomize(&state, &mut a, &mut rng);
+            a
         } else {
             curious(engine, &state, &legal, (&mut rng, &mut judge), seen, &out.used)
         };
-        engine.randomize(&state, &mut a, &mut rng);
         let before = state.clone();
         let (checked, mut used) = trace::recording(|| engine.validate(&before, &a));
         checked.map_err(|v| format!("legal action {a:?} was rejected: {v:?}"))?;
@@ -151,10 +152,13 @@ pub fn exercise<E: Engine>(engine: &E, seed: u64, max_actions: usize, seen: &[Cl
 
 /// At most this many legal actions are looked at for one that uses a new
 /// clause.
-const CURIOUS: usize = 48;
+const CURIOUS: usize = 96;
 
-/// A legal action, preferring (three times in four) one of a sample that
-/// uses a clause neither `seen` nor `used` holds.
+/// A legal action with its chance results filled in, preferring (three
+/// times in four) one of a sample that uses a clause neither `seen` nor
+/// `used` holds (judged with its dice rolled and cards drawn, as the
+/// effects of many hang on them). Otherwise one drawn at random, from the
+/// whole list or kind first ([`by_kind`]), or the greedy player's.
 fn curious<E: Engine>(
     engine: &E,
     state: &E::State,
@@ -163,26 +167,46 @@ fn curious<E: Engine>(
     seen: &[ClauseRef],
     used: &[Use],
 ) -> E::Action {
-    let pick = if rng.u8(..8) > 0 {
-        legal[rng.usize(..legal.len())].clone()
-    } else {
-        super::selfplay::greedy(engine, state, legal, engine.to_move(state), rng, judge)
+    let mut pick = match rng.u8(..8) {
+        0 => super::selfplay::greedy(engine, state, legal, engine.to_move(state), rng, judge),
+        1..4 => legal[rng.usize(..legal.len())].clone(),
+        _ => by_kind(legal, rng).clone(),
     };
+    engine.randomize(state, &mut pick, rng);
     if rng.u8(..4) == 0 {
         return pick;
     }
     let start = rng.usize(..legal.len());
     for k in 0..legal.len().min(CURIOUS) {
-        let a = &legal[(start + k) % legal.len()];
-        let (_, uses) = trace::recording(|| engine.validate(state, a));
-        if uses
-            .iter()
-            .any(|u| !seen.contains(&u.at) && !used.iter().any(|x| x.at == u.at))
+        let mut a = legal[(start + k) % legal.len()].clone();
+        engine.randomize(state, &mut a, rng);
+        let (ok, uses) = trace::recording(|| engine.validate(state, &a));
+        if ok.is_ok()
+            && uses
+                .iter()
+                .any(|u| !seen.contains(&u.at) && !used.iter().any(|x| x.at == u.at))
         {
-            return a.clone();
+            return a;
         }
     }
     pick
+}
+
+/// A legal action of a kind (`do:`) drawn first, then one of that kind:
+/// kinds with many variants (every spell on every cell) do not crowd out
+/// the others (a player who casts whatever is castable never keeps the
+/// mana a combat spell needs).
+fn by_kind<'a, A>(legal: &'a [A], rng: &mut fastrand::Rng) -> &'a A {
+    let mut kinds = Vec::new();
+    for a in legal {
+        let k = std::mem::discriminant(a);
+        if !kinds.contains(&k) {
+            kinds.push(k);
+        }
+    }
+    let kind = kinds[rng.usize(..kinds.len())];
+    let of: Vec<&A> = legal.iter().filter(|a| std::mem::discriminant(*a) == kind).collect();
+    of[rng.usize(..of.len())]
 }
 
 /// The action written wrong: each number one more (one less), each part

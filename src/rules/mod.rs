@@ -11,6 +11,7 @@
 //! game-independent interface (imports run one way: `replay` ← `random` ←
 //! `replayer`).
 
+pub mod example;
 pub mod exercise;
 pub mod kit;
 pub mod log;

@@ -126,22 +126,63 @@ pub struct Parsed<E: Engine> {
 
 /// Interprets the header and every action; all problems at once.
 pub fn parse<E: Engine>(log: &Log) -> Result<Parsed<E>, Vec<Diagnostic>> {
+    let read = read::<E>(log);
+    match read.setup {
+        Some(setup) if read.diags.is_empty() => Ok(Parsed {
+            setup,
+            actions: read.actions,
+        }),
+        _ => Err(read.diags),
+    }
+}
+
+/// A log read as far as it can be: what could not be read is left out.
+pub struct Read<E: Engine> {
+    pub setup: Option<E::Setup>,
+    /// Per turn, per item: the action, or `None` for a checkpoint or an
+    /// action that cannot be read.
+    pub actions: Vec<Vec<Option<E::Action>>>,
+    pub diags: Vec<Diagnostic>,
+    /// The actions that cannot be read: turn and item (both 1-based), and
+    /// the index of their problem in `diags`.
+    pub unread: Vec<(usize, usize, usize)>,
+}
+
+/// Reads the header and every action, keeping what can be read.
+pub fn read<E: Engine>(log: &Log) -> Read<E> {
     let mut diags = Vec::new();
+    let page = format!("docs/log-format/{}.md", E::GAME);
     let setup = decode::<E::Setup>(&log.header, &log.header_node, "the log's header", &mut diags);
+    if setup.is_none() {
+        for d in &mut diags {
+            d.help = Some(format!("{page} lists the header fields of {}", E::GAME));
+        }
+    }
     let mut actions = Vec::with_capacity(log.turns.len());
-    for turn in &log.turns {
+    let mut unread = Vec::new();
+    for (t, turn) in log.turns.iter().enumerate() {
         let mut list = Vec::with_capacity(turn.items.len());
-        for item in &turn.items {
+        for (i, item) in turn.items.iter().enumerate() {
             match item {
-                Item::Action(a) => list.push(decode_node::<E::Action>(&a.node, "an action", &mut diags).map(Some)),
-                Item::Expect(_) => list.push(Some(None)),
+                Item::Action(a) => {
+                    let action = decode_node::<E::Action>(&a.node, "an action", &mut diags);
+                    if action.is_none() {
+                        let d = diags.len() - 1;
+                        diags[d].help = Some(format!("{page} lists the actions of {} and their fields", E::GAME));
+                        unread.push((t + 1, i + 1, d));
+                    }
+                    list.push(action);
+                }
+                Item::Expect(_) => list.push(None),
             }
         }
-        actions.push(list.into_iter().collect::<Option<Vec<_>>>().unwrap_or_default());
+        actions.push(list);
     }
-    match setup {
-        Some(setup) if diags.is_empty() => Ok(Parsed { setup, actions }),
-        _ => Err(diags),
+    Read {
+        setup,
+        actions,
+        diags,
+        unread,
     }
 }
 
@@ -178,7 +219,7 @@ fn decode<T: DeserializeOwned>(
             if path != "." {
                 d = d.note(format!("at `{path}`"));
             }
-            diags.push(d.help("docs/log-format.md lists each game's header fields and actions"));
+            diags.push(d);
             None
         }
     }
@@ -497,9 +538,13 @@ fn after_end<E: Engine>(
 /// At most this many legal alternatives are shown.
 const ALTERNATIVES: usize = 5;
 
+/// A few legal actions, their chance results (a card drawn, dice) filled in
+/// as a player would write them.
 fn alternatives<E: Engine>(engine: &E, state: &E::State) -> Vec<Json> {
     let mut out: Vec<Json> = Vec::new();
-    for a in engine.legal_actions(state) {
+    let mut rng = fastrand::Rng::with_seed(24);
+    for mut a in engine.legal_actions(state) {
+        engine.randomize(state, &mut a, &mut rng);
         let j = serde_json::to_value(&a).unwrap_or(Json::Null);
         if !out.contains(&j) {
             out.push(j);

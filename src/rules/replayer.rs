@@ -56,12 +56,14 @@ impl<E: Engine> Replayer for Prepared<E> {
     }
 
     fn replay(&self, log: &Log, options: &Options) -> Result<Replay, Vec<Diagnostic>> {
-        let parsed = replay::parse::<E>(log)?;
+        let parsed = replay::parse::<E>(log).map_err(|_| self.decode(log))?;
         Ok(replay::run(&self.0, log, &parsed, options))
     }
 
     fn decode(&self, log: &Log) -> Vec<Diagnostic> {
-        replay::parse::<E>(log).err().unwrap_or_default()
+        let mut read = replay::read::<E>(log);
+        super::example::add_examples(&self.0, log, &mut read);
+        read.diags
     }
 
     fn random_log(&self, seed: u64, max_actions: usize) -> String {

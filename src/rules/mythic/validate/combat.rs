@@ -86,6 +86,8 @@ impl Mythic {
             // A full area the attacker cannot enter: +1 range, melee.
             true
         } else {
+            // A special attack's reach is its power's.
+            let by = pw.and_then(|p| self.cite(&p.slug));
             if range == 0 {
                 return Err(v(r, format!("`{ida}` has range 0: it attacks only in its own area"))
                     .expected(format!("a target in `{}`", b.areas[aa].id))
@@ -93,7 +95,8 @@ impl Mythic {
                         "`{idd}` in `{}`, {} away",
                         b.areas[da].id,
                         plural(dist as u32, "area", "areas")
-                    )));
+                    ))
+                    .cited(by));
             }
             if dist > range {
                 return Err(v(r, format!("`{idd}` is out of `{ida}`'s range"))
@@ -101,7 +104,8 @@ impl Mythic {
                         "a target at most {} away",
                         plural(range as u32, "area", "areas")
                     ))
-                    .found(plural(dist as u32, "area", "areas")));
+                    .found(plural(dist as u32, "area", "areas"))
+                    .cited(by));
             }
             let sight = pw.is_none_or(|p| p.sight);
             if sight && !flying && !high_ground {

@@ -3,7 +3,7 @@
 //! the checks [`super::units`] builds on (MB-4, MB-5, MB-6).
 
 use super::super::Mythic;
-use super::super::effects::Out;
+use super::super::effects::{Out, When};
 use super::super::rule;
 use super::super::state::{ATTACK, MOVE, NONE, OFF, State, area_name};
 use super::super::tables::{OMPH, PowerKind};
@@ -185,6 +185,22 @@ impl Mythic {
             .cited(blocked));
         }
         Ok(())
+    }
+
+    /// Notes the use of the special attack `i` of the unit in `slot`: its
+    /// effect's clauses that are not continuous (reach, sight, attacks,
+    /// power dice, petrification).
+    pub(crate) fn note_power(&self, s: &State, slot: usize, i: usize) {
+        let d = self.def(s, slot);
+        let Some(card) = d.power_fx.get(i).copied().flatten() else {
+            return;
+        };
+        let def = &self.t.fx.defs[usize::from(card)];
+        for (k, c) in def.clauses.iter().enumerate() {
+            if c.when != When::Continuous {
+                def.note(k as u8, true, || d.powers[i].slug.clone());
+            }
+        }
     }
 
     pub(crate) fn power_of(

@@ -133,10 +133,12 @@ impl Mythic {
                                 .found(n.clone()));
                         }
                         self.active_powers_ok(s, sl, n)?;
+                        self.note_power(s, sl, i);
                         Some(i)
                     }
                     None => None,
                 };
+                let by = pi.and_then(|i| self.cite(&self.def(s, sl).powers[i].slug));
                 let act = &t.act;
                 if act.attacks == 0 {
                     self.simple_ok(s, sl, ATTACK)?;
@@ -149,7 +151,8 @@ impl Mythic {
                         return Err(
                             v(rule::ACTIONS, format!("`{unit}` already attacked in this activation"))
                                 .expected("1 attack per activation (more only with a power)")
-                                .found(format!("attack number {}", act.attacks + 1)),
+                                .found(format!("attack number {}", act.attacks + 1))
+                                .cited(by),
                         );
                     }
                     if act.targets & (1 << d) != 0 {
@@ -158,7 +161,8 @@ impl Mythic {
                             format!("`{unit}` already attacked `{target}` in this activation"),
                         )
                         .expected("a different unit for each attack")
-                        .found(format!("`{target}` again")));
+                        .found(format!("`{target}` again"))
+                        .cited(by));
                     }
                 }
                 let cost = match pi {
