@@ -36,7 +36,7 @@ fn typst_only(shared: &Shared, games: &[Game], opts: &KitOptions) {
         .flat_map(|g| {
             g.locales
                 .iter()
-                .map(move |l| (g, plan_pieces(g, l, opts, &template_for(&root(), &g.id))))
+                .map(move |l| (g, plan_pieces(g, l, opts, &template_for(shared, g))))
         })
         .collect();
     let files: Vec<Files> = pieces

@@ -12,13 +12,18 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
     long_about = "pnpkit reads YAML game packs (cards, tokens, sheets, boards, rules), checks them for \
                   consistency and renders print-and-play kits.\n\nExit codes: 0 clean, 1 problems found, \
                   2 usage or I/O error.",
-    after_help = "Examples:\n  pnpkit check                 check every pack in data/\n  \
-                  pnpkit check openwars --format json\n  pnpkit schema                write JSON Schemas for editors"
+    after_help = "Examples:\n  pnpkit new mygame            start a project (pnpkit.toml) with a game in an empty folder\n  \
+                  pnpkit check                 check every pack of the project\n  \
+                  pnpkit check openwars --format json\n  \
+                  pnpkit games                 the games at hand: the project's and the built-in ones\n\n\
+                  A project is the folder holding pnpkit.toml (found from any folder below it); its settings\n\
+                  give the options their defaults. The five shipped games are built in: `pnpkit deck unmatched\n\
+                  list.txt` and `pnpkit log game.yaml` work in any folder."
 )]
 pub struct Cli {
-    /// The data directory: one folder per game pack.
-    #[arg(long, global = true, value_name = "DIR", default_value = "data")]
-    pub data: PathBuf,
+    /// The data directory: one folder per game pack (default: the project's, `data/` beside `pnpkit.toml`).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub data: Option<PathBuf>,
 
     /// Output format of reports.
     #[arg(long, global = true, value_enum, default_value_t = Format::Human)]
@@ -148,11 +153,13 @@ pub enum Command {
                             `pnpkit import` reads the sheet back; an unedited sheet gives the same values and comments.")]
     ExportSheet(ExportSheetArgs),
 
-    /// Scaffold a new game pack that checks clean and builds at once.
+    /// Start a game: a pack that checks clean and builds at once (and the project, in a folder outside one).
     #[command(
         after_help = "Examples:\n  pnpkit new mygame                  data/mygame/ and templates/mygame/kit.typ\n  \
+                            pnpkit new duel --from unmatched   a copy of a built-in game to change\n  \
                             pnpkit --data my-games new duel\n\n\
-                            Refuses (exit 2) when the pack or its template folder exists. See docs/game-packs.md."
+                            Outside a project it also writes pnpkit.toml in the current folder. Refuses (exit 2)\n\
+                            when the pack or its template folder exists. See docs/game-packs.md."
     )]
     New(NewArgs),
 
@@ -205,6 +212,22 @@ pub enum Command {
                             Win rates count finished games (a draw is no win); intervals are Wilson score intervals.\n\
                             Exit codes: 0 done, 1 logs of different games or none usable, 2 unreadable.")]
     Stats(StatsArgs),
+
+    /// List the games at hand: the project's own packs and the games built into pnpkit.
+    #[command(after_help = "Examples:\n  pnpkit games\n  pnpkit games --format json\n\n\
+                            A project's own `data/<game>` takes the place of a built-in game of the same id.")]
+    Games,
+
+    /// Make the current folder a pnpkit project: write `pnpkit.toml` with every setting explained.
+    #[command(
+        after_help = "Examples:\n  pnpkit init                        in a folder that already holds data/\n  \
+                            pnpkit new mygame                  in an empty folder: the project and a first game\n\n\
+                            Refuses (exit 2) when pnpkit.toml exists."
+    )]
+    Init,
+
+    /// List or copy out the layouts built into pnpkit.
+    Templates(TemplatesArgs),
 
     /// Print a shell completion script.
     #[command(
@@ -292,9 +315,9 @@ pub struct DiffArgs {
     #[arg(long = "game", value_name = "GAME")]
     pub games: Vec<String>,
 
-    /// Where `<game>/diff/` is written.
-    #[arg(long, value_name = "DIR", default_value = "output")]
-    pub out: PathBuf,
+    /// Where `<game>/diff/` is written (default: the project's output folder).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
 
     /// Locales of the changelogs and reprint packs (default: every locale of each pack).
     #[arg(long, value_delimiter = ',')]
@@ -327,13 +350,20 @@ pub struct PrintArgs {
     #[arg(long)]
     pub ink_saver: bool,
 
-    /// Unprintable printer margin in mm.
-    #[arg(long, default_value_t = 5.0)]
+    /// Unprintable printer margin in mm: nothing (not even a crop mark) is drawn there. The
+    /// default is the common quarter inch; pieces per page follow from it.
+    #[arg(long, default_value_t = 6.35)]
     pub margin: f64,
 
     /// Bleed around each piece in mm.
     #[arg(long, default_value_t = 3.0)]
     pub bleed: f64,
+
+    /// How neighbouring pieces are cut: `separate` (a gap between them holding each one's own
+    /// bleed, so a cut off the line never shows a neighbour's colour) or `shared` (one cut line
+    /// between neighbours, more pieces per page).
+    #[arg(long, value_enum, default_value_t = CutsArg::Separate)]
+    pub cuts: CutsArg,
 
     /// Print this version mark small (6 pt) on the front of every piece, inside its safe zone, so
     /// printings can be told apart (never on backs).
@@ -453,9 +483,9 @@ pub struct Selection {
     #[arg(value_name = "GAME")]
     pub games: Vec<String>,
 
-    /// Where output is written.
-    #[arg(long, value_name = "DIR", default_value = "output")]
-    pub out: PathBuf,
+    /// Where output is written (default: the project's output folder).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
 
     /// Locales (default: every locale of each pack).
     #[arg(long, value_delimiter = ',')]
@@ -555,9 +585,9 @@ pub struct I18nArgs {
     #[arg(long, value_delimiter = ',')]
     pub locale: Vec<String>,
 
-    /// Where `export` writes and `import` reads `<game>/i18n/<locale>.po`.
-    #[arg(long, value_name = "DIR", default_value = "output")]
-    pub out: PathBuf,
+    /// Where `export` writes and `import` reads `<game>/i18n/<locale>.po` (default: the project's output folder).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -591,15 +621,44 @@ pub struct ExportSheetArgs {
 pub struct NewArgs {
     /// The new game's id: lowercase letters, digits and dashes.
     pub game: String,
+
+    /// Start from a built-in game (its pack and layouts copied under the new id) instead of the scaffold.
+    #[arg(long, value_name = "GAME")]
+    pub from: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct TemplatesArgs {
+    #[command(subcommand)]
+    pub action: TemplatesAction,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TemplatesAction {
+    /// List the layouts, pages and fonts built into pnpkit, and which of them the project overrides.
+    List,
+    /// Copy built-in layouts into the project's `templates/` to edit them (never overwrites).
+    #[command(
+        after_help = "Examples:\n  pnpkit templates eject shared      the sheet, card frame, cover and rules layouts\n  \
+                            pnpkit templates eject unmatched   a shipped game's layouts\n  \
+                            pnpkit templates eject             every built-in template folder\n\n\
+                            A file in the project's templates/ takes the place of the built-in file of the same\n\
+                            path; delete it to go back to the built-in one."
+    )]
+    Eject {
+        /// Template folders (`shared`, `gallery`, a game id); all when empty.
+        #[arg(value_name = "FOLDER")]
+        folders: Vec<String>,
+    },
 }
 
 #[derive(Debug, Args)]
 pub struct WatchArgs {
     /// The game (default: the only pack, or the first in name order).
     pub game: Option<String>,
-    /// Where output is written.
-    #[arg(long, value_name = "DIR", default_value = "output")]
-    pub out: PathBuf,
+    /// Where output is written (default: the project's output folder).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
     /// The locale to build (default: the pack's first).
     #[arg(long)]
     pub locale: Option<String>,
@@ -672,6 +731,12 @@ pub enum DuplexArg {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CutsArg {
+    Separate,
+    Shared,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum LayoutArg {
     Duplex,
     Gutterfold,
@@ -696,4 +761,41 @@ mod tests {
     fn cli_is_well_formed() {
         super::Cli::command().debug_assert();
     }
+}
+
+/// The command line as parsed in a project: the project's settings
+/// (`pnpkit.toml`) are the defaults of the options they name, so an option
+/// given on the command line still wins, and `--help` shows the project's
+/// values.
+pub fn command(config: Option<&crate::project::Config>) -> clap::Command {
+    let cmd = <Cli as clap::CommandFactory>::command();
+    let Some(config) = config else { return cmd };
+    let defaults = config.option_defaults();
+    let shop = config.shop().map(str::to_owned);
+    // The commands that print kits take every setting; `watch` builds one paper and one locale.
+    let printing = ["build", "preflight", "export", "gallery", "diff", "watch"];
+    printing.iter().fold(cmd, |cmd, name| {
+        cmd.mut_subcommand(name, |mut sub| {
+            let single = *name == "watch";
+            for (id, values) in &defaults {
+                let Some(arg) = sub.get_arguments().find(|a| a.get_id() == *id) else {
+                    continue;
+                };
+                let takes_many =
+                    arg.get_num_args().is_some_and(|n| n.max_values() > 1) || arg.get_value_delimiter().is_some();
+                let values: Vec<String> = if single || !takes_many {
+                    values.iter().take(1).cloned().collect()
+                } else {
+                    values.clone()
+                };
+                sub = sub.mut_arg(*id, |a| a.default_values(values));
+            }
+            if let Some(shop) = &shop {
+                if sub.get_arguments().any(|a| a.get_id() == "shop") {
+                    sub = sub.mut_arg("shop", |a| a.num_args(0..=1).default_missing_value(shop.clone()));
+                }
+            }
+            sub
+        })
+    })
 }

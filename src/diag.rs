@@ -92,13 +92,16 @@ codes! {
     BadAsset = "E047", "bad-asset", Error, "An icon or artwork file of the pack cannot be used: missing (icons), not decodable, too large, a link, or outside the pack.";
     MissingArt = "W048", "missing-art", Warning, "An image field names artwork that does not exist yet: the kit prints a labelled placeholder.";
     LowResolutionArt = "W049", "low-resolution-art", Warning, "Artwork has fewer than 300 pixels per inch at the size it prints.";
-    UnknownFont = "E050", "unknown-font", Error, "A font family the pack or a layout asks for is not in `fonts/`: pnpkit never falls back to another font.";
+    UnknownFont = "E050", "unknown-font", Error, "A font family the pack or a layout asks for is neither in the project's `fonts/` nor among the built-in fonts: pnpkit never falls back to another font.";
     MissingGlyph = "W051", "missing-glyph", Warning, "A text has a character that no font in `fonts/` can draw (reported by `build` and `preflight`).";
     EngineData = "E052", "engine-data", Error, "A table the game's rules engine reads from the pack (boards, units, cards, facts its rules quote) is missing or inconsistent.";
     EffectInvalid = "E053", "effect-invalid", Error, "A card effect does not fit the game's effect vocabulary: an undeclared timing, target, condition, outcome, duration, limit or resource, or an amount outside its declared bounds.";
     EffectText = "E054", "effect-text", Error, "A text's numbers contradict the structured effect it describes: a number the effect does not state, or an amount of the effect the text never gives.";
+    ProjectConfig = "E060", "project-config", Error, "`pnpkit.toml`, the project's settings, cannot be read: not TOML, an unknown setting, a value out of its range, a folder outside the project.";
     StatsMixedGames = "E075", "stats-mixed-games", Error, "Logs given to `stats` are of different games: statistics compare games of one game (reported by `stats`).";
     StatsLogSkipped = "W076", "stats-log-skipped", Warning, "A log does not replay clean (an illegal action, a checkpoint or result that differs) and is left out of the statistics (reported by `stats`).";
+    DeckBacks = "E077", "deck-backs", Error, "A deck shuffles cards that do not look alike from behind (different backs or sizes), so every draw is known before it is made.";
+    PreflightOverlap = "W078", "preflight-overlap", Warning, "Text is printed over other text, or a filled shape is drawn over text, hiding words a player needs (reported by `preflight`).";
     EffectUnexercised = "E085", "effect-unexercised", Error, "A checked card effect is not exercised by the logs `check --effects` replays: a clause no legal log uses, or no illegal log refused for breaking it (reported by `check --effects`).";
     FormatNewer = "E086", "format-newer", Error, "A file says it is in a format newer than this pnpkit reads (`format:`): update pnpkit, or write it in a format this version knows.";
     FormatOlder = "E087", "format-older", Error, "A file is in an older format (its `format:` says so, or it uses what that format had): what changed, and how to bring it up to date (`pnpkit log --upgrade FILE` for logs).";

@@ -3,9 +3,15 @@
 //! deck's saved-object JSON. Pages of the pieces document go through
 //! typst-svg and are rasterised by resvg. No I/O here.
 
+use std::path::PathBuf;
+
+use rayon::prelude::*;
 use resvg::tiny_skia::{self, Pixmap, PixmapPaint, Transform};
 use serde_json::{Value, json};
-use typst_layout::Page;
+use typst_layout::{Page, PagedDocument};
+
+use crate::model::{Component, Game, Shape};
+use crate::render::{KitOptions, PiecesPlan, has_backs};
 
 /// Pixel sizes of a poker card with bleed for print shops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -174,6 +180,105 @@ pub fn tts_deck_json(name: &str, cards: &[TtsCard], sheets: &[TtsSheet], urls: &
             "ContainedObjects": contained,
         }]
     })
+}
+
+/// Files as (path relative to the export folder, bytes).
+type Files = Vec<(PathBuf, Vec<u8>)>;
+
+/// The files of `export` for one game and locale, relative to its export
+/// folder: a PNG of every card design (`png/<kind>/<id>.png`, and its back),
+/// and a Tabletop Simulator deck per deck of the game (model/decks.rs), with
+/// its sheets (`tts/<deck>-faces-1.png` …) and saved object (`tts/<deck>.json`).
+/// `docs` are the compiled chunk documents of `pieces`.
+pub fn game_files(
+    game: &Game,
+    locale: &str,
+    pieces: &PiecesPlan,
+    docs: &[PagedDocument],
+    style: Style,
+    url_prefix: &str,
+) -> Result<Files, String> {
+    let bleed = KitOptions::default().settings.bleed;
+    let mut files = Vec::new();
+    let face = |c: &Component, f: &str| {
+        let (chunk, page) = pieces.locate(&c.kind, &c.id, f, None);
+        &docs[chunk].pages()[page - 1]
+    };
+    let px_of = |c: &Component| {
+        let size = game.kinds[&c.kind].size.as_ref().and_then(|s| game.sizes.get(s))?;
+        Some(target_px(style, size.width + 2.0 * bleed, size.height + 2.0 * bleed))
+    };
+    // Every design once, at full size.
+    for kind in game.kinds.values().filter(|k| k.shape == Shape::Card) {
+        let comps = game.components.get(&kind.id).map(Vec::as_slice).unwrap_or_default();
+        let rendered: Vec<Result<Files, String>> = comps
+            .par_iter()
+            .map(|c| {
+                let Some((w, h)) = px_of(c) else { return Ok(Vec::new()) };
+                let dir = PathBuf::from("png").join(&kind.id);
+                let mut out = vec![(
+                    dir.join(format!("{}.png", c.id)),
+                    png(&rasterize(face(c, "front"), w, h)?)?,
+                )];
+                if has_backs(kind) {
+                    out.push((
+                        dir.join(format!("{}-back.png", c.id)),
+                        png(&rasterize(face(c, "back"), w, h)?)?,
+                    ));
+                }
+                Ok(out)
+            })
+            .collect();
+        for r in rendered {
+            files.extend(r?);
+        }
+    }
+    // A TTS deck object per deck, as players shuffle them.
+    for deck in game.decks() {
+        let Some((w, h)) = px_of(deck.cards[0]) else { continue };
+        let (cw, ch) = tts_cell(w, h);
+        let backs = has_backs(&game.kinds[&deck.cards[0].kind]);
+        let cards: Vec<Result<TtsCard, String>> = deck
+            .cards
+            .par_iter()
+            .map(|c| {
+                let front = rasterize(face(c, "front"), cw, ch)?;
+                let back = if backs {
+                    rasterize(face(c, "back"), cw, ch)?
+                } else {
+                    front.clone()
+                };
+                Ok(TtsCard {
+                    name: c.name.get(locale).to_owned(),
+                    copies: c.copies,
+                    front,
+                    back,
+                })
+            })
+            .collect();
+        let cards = cards.into_iter().collect::<Result<Vec<_>, _>>()?;
+        let hidden = cards[0].back.clone();
+        let sheets = tts_sheets(&cards, &hidden);
+        let mut urls = Vec::new();
+        for (i, sheet) in sheets.iter().enumerate() {
+            let (f, b) = (
+                format!("{}-faces-{}.png", deck.id, i + 1),
+                format!("{}-backs-{}.png", deck.id, i + 1),
+            );
+            files.push((PathBuf::from("tts").join(&f), png(&sheet.faces)?));
+            files.push((PathBuf::from("tts").join(&b), png(&sheet.backs)?));
+            urls.push((format!("{url_prefix}{f}"), format!("{url_prefix}{b}")));
+        }
+        let name = format!("{} — {}", game.name.get(locale), game.deck_name(&deck, locale));
+        let json = tts_deck_json(&name, &cards, &sheets, &urls);
+        let mut text = serde_json::to_string_pretty(&json).unwrap_or_default();
+        text.push('\n');
+        files.push((
+            PathBuf::from("tts").join(format!("{}.json", deck.id)),
+            text.into_bytes(),
+        ));
+    }
+    Ok(files)
 }
 
 #[cfg(test)]

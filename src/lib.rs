@@ -6,6 +6,7 @@
 //! commands in [`cmd`] orchestrate I/O. Only `main` prints and picks the exit
 //! code.
 
+pub mod builtin;
 pub mod check;
 pub mod cli;
 pub mod cmd;
@@ -21,6 +22,7 @@ pub mod markup;
 pub mod model;
 pub mod pack;
 pub mod progress;
+pub mod project;
 pub mod reference;
 pub mod render;
 pub mod rules;

@@ -4,9 +4,7 @@
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
-use pnpkit::cli::Cli;
 use pnpkit::cmd::{self, Progress, Status};
 
 /// mimalloc instead of the system allocator: reading a game log or a pack
@@ -42,7 +40,7 @@ impl Progress for Bar {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let (cli, project) = cmd::parse();
     let bar = Bar(std::io::stderr().is_terminal().then(|| {
         let b = ProgressBar::new(0);
         if let Ok(style) = ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} {elapsed}") {
@@ -50,7 +48,7 @@ fn main() -> ExitCode {
         }
         b
     }));
-    match cmd::run(&cli, &bar) {
+    match cmd::run(&cli, project, &bar) {
         Ok(outcome) => {
             let mut out = std::io::stdout().lock();
             // A closed pipe (`pnpkit check | head`) is not an error worth a panic.
@@ -60,6 +58,10 @@ fn main() -> ExitCode {
                 Status::Clean => ExitCode::SUCCESS,
                 Status::Problems => ExitCode::from(1),
             }
+        }
+        Err(cmd::Fatal::Located(text)) => {
+            eprint!("{text}");
+            ExitCode::from(2)
         }
         Err(fatal) => {
             eprintln!("error: {fatal}");

@@ -10,10 +10,14 @@ use serde::Serialize;
 use crate::diag::Span;
 
 pub mod construction;
+pub mod cover;
+pub mod decks;
 pub mod effects;
 pub mod reference;
 
 pub use construction::Construction;
+pub use cover::Cover;
+pub use decks::{Back, BackKey, Deck, DeckDecl};
 pub use reference::Reference;
 
 /// A player-facing text: one string per locale, in the pack's locale order.
@@ -176,6 +180,9 @@ pub struct Kind {
     /// Boards only: print the board once per component of this kind (a
     /// ONE v MANY grid per scenario); the layout receives it as `ctx.variant`.
     pub variants: Option<String>,
+    /// Cards only: the back this kind prints (`back:`); `None`: its own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub back: Option<Back>,
 }
 
 /// A cross-field rule of a kind: when the `when` fields have the given
@@ -360,6 +367,10 @@ pub struct Game {
     pub sizes: IndexMap<String, Size>,
     pub kinds: IndexMap<String, Kind>,
     pub kit: Vec<KitEntry>,
+    /// The decks players shuffle (`decks:` in game.yaml).
+    pub decks: Vec<DeckDecl>,
+    /// What the cover says besides the files (`cover:` in game.yaml).
+    pub cover: Cover,
     /// Components by kind, in file order.
     pub components: IndexMap<String, Vec<Component>>,
     /// The numbered rules of the game (`OW-1` …), from `rule_ids` in game.yaml.
@@ -382,6 +393,10 @@ pub struct Game {
     /// The words card effects use (`effects:` in game.yaml); empty when none.
     #[serde(skip)]
     pub effects: effects::Vocabulary,
+    /// A game built into pnpkit (not a folder of the project): read-only, laid
+    /// out with its built-in layouts.
+    #[serde(skip)]
+    pub built_in: bool,
 }
 
 impl Game {

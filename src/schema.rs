@@ -273,11 +273,57 @@ pub fn game_schema() -> Value {
                         "size": {"type": "string"},
                         "shape": {"enum": crate::model::Shape::NAMES},
                         "variants": {"type": "string", "description": "Boards: print once per component of this kind."},
+                        "back": {
+                            "description": "Cards: the back this kind prints. Kinds naming the same design print the same back; `by` a field: one back per value of it (`id`: a back per card). Default: the kind's own.",
+                            "oneOf": [
+                                {"type": "string"},
+                                {"type": "object", "required": ["design"], "properties": {"design": {"type": "string"}, "by": {"type": "string"}}, "additionalProperties": false}
+                            ]
+                        },
                         "fields": {"type": "object", "additionalProperties": {"$ref": "#/definitions/field"}},
                         "rules": {"type": "array", "items": {"$ref": "#/definitions/rule"}}
                     },
                     "additionalProperties": false
                 }
+            },
+            "decks": {
+                "type": "array",
+                "description": "The decks players shuffle: every card of a deck must print the same back at the same size (E077). Card kinds no deck takes are sets of their own.",
+                "items": {
+                    "type": "object",
+                    "required": ["id", "name", "kinds"],
+                    "properties": {
+                        "id": {"type": "string"},
+                        "name": {"$ref": "#/definitions/text"},
+                        "kinds": {"type": "array", "items": {"type": "string"}},
+                        "where": {"type": "object"},
+                        "by": {"type": "string", "description": "One deck per value of this field (`{value}` in the name stands for it)."}
+                    },
+                    "additionalProperties": false
+                }
+            },
+            "cover": {
+                "type": "object",
+                "description": "What the kit's cover tells the table besides the files: what players need that the kit does not print, and the content that is the pack's own proposal.",
+                "properties": {
+                    "needs": {"type": "array", "items": {
+                        "type": "object", "required": ["item", "why"],
+                        "properties": {
+                            "item": {"$ref": "#/definitions/text"},
+                            "why": {"$ref": "#/definitions/text"},
+                            "count": {"type": "integer", "minimum": 1, "maximum": 1000},
+                            "rule": {"type": "string", "description": "the numbered rule that asks for it"},
+                            "kinds": {"type": "array", "items": {"type": "string"}}
+                        },
+                        "additionalProperties": false
+                    }},
+                    "proposals": {"type": "array", "items": {
+                        "type": "object", "required": ["kinds", "note"],
+                        "properties": {"kinds": {"type": "array", "items": {"type": "string"}}, "note": {"$ref": "#/definitions/text"}},
+                        "additionalProperties": false
+                    }}
+                },
+                "additionalProperties": false
             },
             "kit": {
                 "type": "array",
@@ -304,4 +350,18 @@ pub fn to_pretty(v: &Value) -> String {
     let mut s = serde_json::to_string_pretty(v).unwrap_or_default();
     s.push('\n');
     s
+}
+
+/// Every schema file of a pack: `<pack>/schemas/game.schema.json` and one
+/// per kind, with its text.
+pub fn pack_files(game: &Game) -> Vec<(std::path::PathBuf, String)> {
+    let dir = game.dir.join("schemas");
+    let mut files = vec![(dir.join("game.schema.json"), to_pretty(&game_schema()))];
+    for kind in game.kinds.values() {
+        files.push((
+            dir.join(format!("{}.schema.json", kind.id)),
+            to_pretty(&kind_schema(game, kind)),
+        ));
+    }
+    files
 }

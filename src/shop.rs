@@ -13,13 +13,15 @@
 //! - `pnp` any print shop that takes print-ready PDFs: one PDF per deck at the
 //!   pack's own trim size with 3 mm bleed, each front followed by its back.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use indexmap::IndexMap;
+use rayon::prelude::*;
 use serde_json::{Value, json};
 
 use crate::diag::{Code, Diagnostic, SourceMap};
-use crate::model::{Component, Game, Kind, Shape, Size};
+use crate::model::{Component, Deck, Game, Shape, Size};
 use crate::render::world::Shared;
 use crate::render::{DocPlan, KitOptions, Part, chunk_path, compile, has_backs, pdf, plan_pieces};
 
@@ -137,6 +139,10 @@ pub fn shop(id: &str) -> Option<&'static Shop> {
 /// that product (the design is laid out again at the product's size).
 const SIZE_TOLERANCE_MM: f64 = 2.6;
 
+/// How much larger than a card (each side) a shop product may be for the
+/// card to print on it when the shop sells no card of its size.
+const LARGER_BY_MM: f64 = 25.0;
+
 impl Shop {
     /// The bleed in mm.
     pub fn bleed_mm(&self, pack_bleed: f64) -> f64 {
@@ -150,13 +156,27 @@ impl Shop {
             return Some(("", *size));
         }
         let (pw, ph) = (size.width.min(size.height), size.width.max(size.height));
-        self.products
-            .iter()
-            .map(|p| (p, (p.w_in * MM_PER_IN, p.h_in * MM_PER_IN)))
+        let sized = || {
+            self.products
+                .iter()
+                .map(|p| (p, (p.w_in * MM_PER_IN, p.h_in * MM_PER_IN)))
+        };
+        let d = |(w, h): (f64, f64)| (w - pw).abs() + (h - ph).abs();
+        // The product of the card's size; else the smallest that holds it
+        // with at most LARGER_BY_MM more a side (a large card printed on the
+        // shop's jumbo card, laid out again at that size).
+        sized()
             .filter(|(_, (w, h))| (w - pw).abs() <= SIZE_TOLERANCE_MM && (h - ph).abs() <= SIZE_TOLERANCE_MM)
-            .min_by(|a, b| {
-                let d = |(w, h): (f64, f64)| (w - pw).abs() + (h - ph).abs();
-                d(a.1).total_cmp(&d(b.1))
+            .min_by(|a, b| d(a.1).total_cmp(&d(b.1)))
+            .or_else(|| {
+                sized()
+                    .filter(|(_, (w, h))| {
+                        *w >= pw - SIZE_TOLERANCE_MM
+                            && *h >= ph - SIZE_TOLERANCE_MM
+                            && w - pw <= LARGER_BY_MM
+                            && h - ph <= LARGER_BY_MM
+                    })
+                    .min_by(|a, b| d(a.1).total_cmp(&d(b.1)))
             })
             .map(|(p, (w, h))| {
                 let landscape = size.width > size.height;
@@ -179,68 +199,6 @@ impl Shop {
             })
             .map(|p| format!("{} {:.1} × {:.1} mm", p.name, p.w_in * MM_PER_IN, p.h_in * MM_PER_IN))
     }
-}
-
-/// A deck: the cards a shop prints and packs together.
-#[derive(Debug)]
-pub struct Deck<'a> {
-    pub id: String,
-    pub name: String,
-    pub kind: &'a Kind,
-    pub cards: Vec<&'a Component>,
-}
-
-/// The decks of a game: each card kit entry with a filter (`where:`) is a
-/// deck; cards no such entry takes form one deck per kind.
-pub fn decks<'a>(game: &'a Game, locale: &str) -> Vec<Deck<'a>> {
-    let mut out: Vec<Deck> = Vec::new();
-    let mut taken = std::collections::HashSet::new();
-    for kind in game.kinds.values().filter(|k| k.shape == Shape::Card) {
-        let comps = game.components.get(&kind.id).map(Vec::as_slice).unwrap_or_default();
-        for entry in game
-            .kit
-            .iter()
-            .filter(|e| !e.filter.is_empty() && e.kinds.contains(&kind.id))
-        {
-            let cards: Vec<&Component> = comps
-                .iter()
-                .filter(|c| !taken.contains(&(kind.id.clone(), c.id.clone())))
-                .filter(|c| {
-                    entry.filter.iter().all(|(field, values)| {
-                        c.fields
-                            .get(field)
-                            .and_then(|v| v.key())
-                            .is_some_and(|v| values.contains(&v))
-                    })
-                })
-                .collect();
-            if cards.is_empty() {
-                continue;
-            }
-            for c in &cards {
-                taken.insert((kind.id.clone(), c.id.clone()));
-            }
-            out.push(Deck {
-                id: entry.id.clone(),
-                name: entry.name.get(locale).to_owned(),
-                kind,
-                cards,
-            });
-        }
-        let rest: Vec<&Component> = comps
-            .iter()
-            .filter(|c| !taken.contains(&(kind.id.clone(), c.id.clone())))
-            .collect();
-        if !rest.is_empty() {
-            out.push(Deck {
-                id: kind.id.clone(),
-                name: kind.name.get(locale).to_owned(),
-                kind,
-                cards: rest,
-            });
-        }
-    }
-    out
 }
 
 /// One file of an export: where it goes (relative to the output folder) and its bytes.
@@ -343,36 +301,54 @@ pub fn export(
         shop.safe_in,
         shop.safe_in * MM_PER_IN
     );
-    for deck in decks(&sized, locale) {
-        if !products.contains_key(&deck.kind.id) {
+    let err = |message: String| vec![(Diagnostic::new(Code::TemplateError, message), SourceMap::default())];
+    for deck in sized.decks() {
+        let kind = &sized.kinds[&deck.cards[0].kind];
+        if !products.contains_key(&kind.id) {
             continue;
         }
-        let Some(size) = deck.kind.size.as_ref().and_then(|s| sized.sizes.get(s)) else {
+        let Some(size) = kind.size.as_ref().and_then(|s| sized.sizes.get(s)) else {
             continue;
         };
-        let backs = has_backs(deck.kind);
+        let backs = has_backs(kind);
         // Each copy of each card, in deck order.
         let copies: Vec<&Component> = deck.cards.iter().flat_map(|c| (0..c.copies).map(move |_| *c)).collect();
-        let back_of = |c: &Component| pieces.locate(&deck.kind.id, &c.id, "back", None);
+        let page = |c: &Component, face: &str| pieces.locate(&c.kind, &c.id, face, None);
         // One back for the deck when every card's back looks the same (its drawing, not its page).
-        let look = |(chunk, page): (usize, usize)| typst_svg::svg(&docs[chunk].pages()[page - 1], &Default::default());
-        let one_back = backs && {
-            let first = look(back_of(deck.cards[0]));
-            deck.cards.iter().all(|c| look(back_of(c)) == first)
+        let look = |(chunk, p): (usize, usize)| typst_svg::svg(&docs[chunk].pages()[p - 1], &Default::default());
+        let distinct = if backs {
+            let mut seen: Vec<String> = deck.cards.par_iter().map(|c| look(page(c, "back"))).collect();
+            seen.sort_unstable();
+            seen.dedup();
+            seen.len()
+        } else {
+            0
         };
-        let product = products.get(&deck.kind.id).copied().unwrap_or("");
+        let one_back = backs && distinct == 1;
+        // A shuffled deck printed with several backs would show every draw.
+        if deck.shuffled() && distinct > 1 {
+            return Err(vec![(
+                Diagnostic::new(
+                    Code::DeckBacks,
+                    format!(
+                        "deck `{}` of {} prints {distinct} different backs: the layout's `back` must draw \
+                         from `ctx.back` (the design game.yaml declares), not from the card",
+                        deck.id, game.id
+                    ),
+                ),
+                SourceMap::default(),
+            )]);
+        }
+        let product = products.get(&kind.id).copied().unwrap_or("");
         manifest.push_str(&format!(
-            "{}: {} cards{}, {:.1} × {:.1} mm{}\n",
-            deck.name,
+            "{} ({}): {} cards{}, {:.1} × {:.1} mm{}\n",
+            sized.deck_name(&deck, locale),
+            deck.id,
             copies.len(),
-            if backs {
-                if one_back {
-                    ", one back for all"
-                } else {
-                    ", a back per card"
-                }
-            } else {
-                ""
+            match (backs, one_back) {
+                (false, _) => "",
+                (true, true) => ", one back for all",
+                (true, false) => ", a back per card",
             },
             size.width,
             size.height,
@@ -388,51 +364,58 @@ pub fn export(
                     ((size.width + 2.0 * bleed) / MM_PER_IN * crate::export::DPI).round() as u32,
                     ((size.height + 2.0 * bleed) / MM_PER_IN * crate::export::DPI).round() as u32,
                 );
-                let page = |c: &Component, face: &str| {
-                    let (chunk, p) = pieces.locate(&deck.kind.id, &c.id, face, None);
-                    &docs[chunk].pages()[p - 1]
-                };
-                let raster = |c: &Component, face: &str| -> Result<Vec<u8>, String> {
-                    crate::export::png(&crate::export::rasterize(page(c, face), w, h)?)
-                };
-                let err = |e: String| {
-                    vec![(
-                        Diagnostic::new(Code::TemplateError, format!("cannot rasterise: {e}")),
-                        SourceMap::default(),
-                    )]
-                };
+                // Each face of each card drawn once, in parallel; its copies share the bytes.
+                let mut faces: Vec<(&Component, &str)> = deck.cards.iter().map(|c| (*c, "front")).collect();
+                if backs && !one_back {
+                    faces.extend(deck.cards.iter().map(|c| (*c, "back")));
+                } else if one_back {
+                    faces.push((deck.cards[0], "back"));
+                }
+                let drawn: Vec<Result<Vec<u8>, String>> = faces
+                    .par_iter()
+                    .map(|(c, face)| {
+                        let (chunk, p) = page(c, face);
+                        crate::export::png(&crate::export::rasterize(&docs[chunk].pages()[p - 1], w, h)?)
+                    })
+                    .collect();
+                let mut png: HashMap<(&str, &str), Vec<u8>> = HashMap::new();
+                for ((c, face), bytes) in faces.iter().zip(drawn) {
+                    png.insert(
+                        (c.id.as_str(), face),
+                        bytes.map_err(|e| err(format!("cannot rasterise: {e}")))?,
+                    );
+                }
                 let dir = base.join(&deck.id);
                 for (n, c) in copies.iter().enumerate() {
                     out.push((
                         dir.join(format!("{:03}-{}.png", n + 1, c.id)),
-                        raster(c, "front").map_err(err)?,
+                        png[&(c.id.as_str(), "front")].clone(),
                     ));
                     if backs && !one_back {
                         out.push((
                             dir.join(format!("{:03}-{}-back.png", n + 1, c.id)),
-                            raster(c, "back").map_err(err)?,
+                            png[&(c.id.as_str(), "back")].clone(),
                         ));
                     }
                 }
                 if one_back {
-                    out.push((dir.join("back.png"), raster(deck.cards[0], "back").map_err(err)?));
+                    out.push((dir.join("back.png"), png[&(deck.cards[0].id.as_str(), "back")].clone()));
                 }
             }
             Format::Pdf { back_first } => {
                 // The order of the deck's pages: (chunk, page) of each face.
                 let mut order: Vec<(usize, usize)> = Vec::new();
-                let front = |c: &Component| pieces.locate(&deck.kind.id, &c.id, "front", None);
                 if back_first && one_back {
-                    order.push(back_of(deck.cards[0]));
-                    order.extend(copies.iter().map(|c| front(c)));
+                    order.push(page(deck.cards[0], "back"));
+                    order.extend(copies.iter().map(|c| page(c, "front")));
                 } else {
                     for c in &copies {
                         if back_first && backs {
-                            order.push(back_of(c));
+                            order.push(page(c, "back"));
                         }
-                        order.push(front(c));
+                        order.push(page(c, "front"));
                         if !back_first && backs {
-                            order.push(back_of(c));
+                            order.push(page(c, "back"));
                         }
                     }
                 }
@@ -440,18 +423,8 @@ pub fn export(
                 let mut sources = SourceMap::default();
                 let doc = compile(shared, &plan, &files_in, &mut sources, None)
                     .map_err(|d| d.into_iter().map(|d| (d, sources.clone())).collect::<Vec<_>>())?;
-                let bytes = pdf(shared, &plan, &doc.document).map_err(|e| {
-                    vec![(
-                        Diagnostic::new(Code::TemplateError, format!("PDF export failed: {e}")),
-                        SourceMap::default(),
-                    )]
-                })?;
-                let boxed = with_bleed_box(&bytes).map_err(|e| {
-                    vec![(
-                        Diagnostic::new(Code::TemplateError, format!("cannot set the BleedBox: {e}")),
-                        SourceMap::default(),
-                    )]
-                })?;
+                let bytes = pdf(shared, &plan, &doc.document).map_err(|e| err(format!("PDF export failed: {e}")))?;
+                let boxed = with_bleed_box(&bytes).map_err(|e| err(format!("cannot set the BleedBox: {e}")))?;
                 out.push((plan.out.clone(), boxed));
             }
         }
@@ -489,7 +462,7 @@ fn deck_plan(
         main: "#import \"/templates/shared/kit.typ\": render-merged\n#render-merged(json(\"/data.json\"))\n".into(),
         data: json!({
             "locale": locale,
-            "game": {"id": game.id, "name": format!("{} — {}", game.name.get(locale), deck.name)},
+            "game": {"id": game.id, "name": format!("{} — {}", game.name.get(locale), game.deck_name(deck, locale))},
             "pages": pages,
         }),
         pages: order.len(),

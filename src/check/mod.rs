@@ -5,6 +5,7 @@
 
 pub mod assets;
 pub mod coverage;
+mod decks;
 pub mod effects;
 pub mod exercise;
 pub mod says;
@@ -43,17 +44,53 @@ impl Report {
     }
 }
 
-/// Reads and checks the packs of `data` (all of them, or those in `only`).
+/// Reads and checks the packs of `data` (all of them, or those in `only`),
+/// with the fonts of the current folder's `fonts/` and the built-in ones.
 pub fn check(data: &Path, only: &[String], limits: &Limits) -> Result<Report, LoadError> {
-    let dirs = pack::pack_dirs(data, only)?;
-    // Pack files are read only from inside the data folder, symlinks resolved.
-    let scope = Scope::within(data).map_err(|source| LoadError::Io {
-        path: data.to_path_buf(),
-        source,
-    })?;
+    let dirs: Vec<PackDir> = pack::pack_dirs(data, only)?
+        .into_iter()
+        .map(|dir| PackDir {
+            dir,
+            data: data.to_path_buf(),
+            built_in: false,
+        })
+        .collect();
+    check_packs(&dirs, Path::new("fonts"), limits)
+}
+
+/// A pack folder to check, and the data folder its files must stay inside.
+#[derive(Clone, Debug)]
+pub struct PackDir {
+    pub dir: PathBuf,
+    pub data: PathBuf,
+    /// One of the games built into pnpkit (written out for reading).
+    pub built_in: bool,
+}
+
+/// Reads and checks the packs `dirs`, in order; `fonts` is the project's
+/// fonts folder (which may not exist), beside the built-in fonts.
+pub fn check_packs(dirs: &[PackDir], fonts: &Path, limits: &Limits) -> Result<Report, LoadError> {
     let mut report = Report::default();
-    for dir in dirs {
-        check_pack(&dir, limits, &scope, &mut report)?;
+    let mut scopes: Vec<(&Path, Scope)> = Vec::new();
+    for d in dirs {
+        // Pack files are read only from inside the data folder, symlinks resolved.
+        if !scopes.iter().any(|(p, _)| *p == d.data.as_path()) {
+            let scope = Scope::within(&d.data).map_err(|source| LoadError::Io {
+                path: d.data.clone(),
+                source,
+            })?;
+            scopes.push((&d.data, scope));
+        }
+        let scope = &scopes
+            .iter()
+            .find(|(p, _)| *p == d.data.as_path())
+            .expect("added above")
+            .1;
+        let before = report.games.len();
+        check_pack(&d.dir, fonts, limits, scope, &mut report)?;
+        for g in &mut report.games[before..] {
+            g.built_in = d.built_in;
+        }
     }
     let Report {
         diagnostics, sources, ..
@@ -62,7 +99,7 @@ pub fn check(data: &Path, only: &[String], limits: &Limits) -> Result<Report, Lo
     Ok(report)
 }
 
-fn check_pack(dir: &Path, limits: &Limits, scope: &Scope, report: &mut Report) -> Result<(), LoadError> {
+fn check_pack(dir: &Path, fonts: &Path, limits: &Limits, scope: &Scope, report: &mut Report) -> Result<(), LoadError> {
     let folder = dir.file_name().unwrap_or_default().to_string_lossy().into_owned();
     let game_path = dir.join("game.yaml");
     if !pack::is_entry(&game_path) {
@@ -220,7 +257,7 @@ fn check_pack(dir: &Path, limits: &Limits, scope: &Scope, report: &mut Report) -
     }
     let mut files = assets::icons(&decl, dir, &mut diags);
     files.extend(assets::art(dir, &decl.kinds, &decl.sizes, &components, &mut diags));
-    let fonts = check_fonts(&decl, &mut report.sources, &mut diags);
+    let fonts = check_fonts(&decl, fonts, &mut report.sources, &mut diags);
     effects::check_texts(&decl.kinds, &components, &decl.effects, &mut diags);
     let game = Game {
         id: decl.id,
@@ -229,6 +266,8 @@ fn check_pack(dir: &Path, limits: &Limits, scope: &Scope, report: &mut Report) -
         sizes: decl.sizes,
         kinds: decl.kinds,
         kit: decl.kit,
+        decks: decl.decks,
+        cover: decl.cover,
         components,
         rule_ids: decl.rule_ids,
         construction: decl.construction,
@@ -238,7 +277,12 @@ fn check_pack(dir: &Path, limits: &Limits, scope: &Scope, report: &mut Report) -
         fonts,
         assets: std::sync::Arc::new(files),
         effects: decl.effects,
+        built_in: false,
     };
+    // Decks are made from validated cards.
+    if !diags.iter().any(|d| d.severity == crate::diag::Severity::Error) {
+        diags.extend(decks::check_decks(&game));
+    }
     // The rules engine reads validated data: its tables are checked once
     // the pack itself is clean (docs/architecture.md, "Rules engines").
     if !diags.iter().any(|d| d.severity == crate::diag::Severity::Error) {
@@ -249,14 +293,19 @@ fn check_pack(dir: &Path, limits: &Limits, scope: &Scope, report: &mut Report) -
     Ok(())
 }
 
-/// The pack's font roles, each family checked against the fonts in `fonts/`
-/// (read from the current directory, where pnpkit runs). A font file that is
-/// refused (a link out of the project) is reported at the file.
-fn check_fonts(decl: &Decl, sources: &mut SourceMap, diags: &mut Vec<Diagnostic>) -> IndexMap<String, String> {
+/// The pack's font roles, each family checked against the fonts in the
+/// project's `fonts/` and the built-in ones. A font file that is refused (a
+/// link out of the project) is reported at the file.
+fn check_fonts(
+    decl: &Decl,
+    fonts: &Path,
+    sources: &mut SourceMap,
+    diags: &mut Vec<Diagnostic>,
+) -> IndexMap<String, String> {
     if decl.fonts.is_empty() {
         return IndexMap::new();
     }
-    let found = crate::fonts::families(std::path::Path::new("fonts"));
+    let found = crate::fonts::families(fonts);
     for (path, refusal) in &found.refused {
         let id = sources.add(path.clone(), "".into());
         diags.push(pack::refused(id, pack::Input::Font, refusal));

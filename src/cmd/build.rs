@@ -6,16 +6,13 @@ use std::time::Instant;
 
 use super::check::human;
 use super::{Fatal, Outcome, Status, use_color};
-use crate::check::{Report, check};
-use crate::cli::{BuildArgs, Cli, DuplexArg, Format, LayoutArg, PaperArg, PrintArgs};
+use crate::check::Report;
+use crate::cli::{BuildArgs, CutsArg, DuplexArg, Format, LayoutArg, PaperArg, PrintArgs};
 use crate::diag::{Diagnostic, SourceMap, render_human, to_json};
 use crate::fsx::txn::DirSwap;
-use crate::pack;
-use crate::pack::yaml::Limits;
-use crate::render::impose::{self, Duplex, Settings};
+use crate::render::impose::{self, Cuts, Duplex, Settings};
 use crate::render::manifest::{Inputs, KeptFile, Manifest};
 use crate::render::pipeline::{Built, GameStats, Run, Stats, build_with, epoch};
-use crate::render::world::Shared;
 use crate::render::{KitOptions, Layout};
 
 pub fn options(args: &BuildArgs) -> KitOptions {
@@ -51,6 +48,10 @@ pub fn print_options(args: &PrintArgs) -> KitOptions {
         settings: Settings {
             margin: args.margin,
             bleed: args.bleed,
+            cuts: match args.cuts {
+                CutsArg::Separate => Cuts::Separate,
+                CutsArg::Shared => Cuts::Shared,
+            },
             ..Settings::default()
         },
         stamp: args.stamp.clone(),
@@ -58,30 +59,38 @@ pub fn print_options(args: &PrintArgs) -> KitOptions {
     }
 }
 
-pub fn run(cli: &Cli, args: &BuildArgs, progress: &dyn super::Progress) -> Result<Outcome, Fatal> {
+pub fn run(cx: &super::Ctx, args: &BuildArgs, progress: &dyn super::Progress) -> Result<Outcome, Fatal> {
+    let cli = cx.cli;
     let start = Instant::now();
     let color = use_color(cli.color);
-    let out = &args.select.out;
+    let out = &cx.out(&args.select.out)?;
     let opts = options(args);
     let store = super::cache_store(&args.cache, out);
-    let root = PathBuf::from(".");
-    // Games the last cached build left as they would be built now are not built again.
-    let inputs = store
-        .as_ref()
-        .and_then(|_| Inputs::new(&root, &cli.data, out, epoch(), &format!("{opts:?}")));
+    // Games the last cached build left as they would be built now are not
+    // built again: the project's own games (a built-in game is always laid
+    // out, from the per-document cache).
+    let folders: Option<Vec<String>> = cx
+        .catalog
+        .resolve(&args.select.games)
+        .ok()
+        .filter(|dirs| dirs.iter().all(|d| !d.built_in))
+        .map(|dirs| {
+            dirs.iter()
+                .map(|d| d.dir.file_name().unwrap_or_default().to_string_lossy().into_owned())
+                .collect()
+        });
+    let inputs = match (&store, &folders, cx.root(), cx.catalog.data()) {
+        (Some(_), Some(_), Some(root), Some(data)) => Inputs::new(root, data, out, epoch(), &format!("{opts:?}")),
+        _ => None,
+    };
     let mut manifest = store.as_ref().map(|s| Manifest::load(s.dir())).unwrap_or_default();
-    let folders: Option<Vec<String>> = pack::pack_dirs(&cli.data, &args.select.games).ok().map(|dirs| {
-        dirs.iter()
-            .map(|d| d.file_name().unwrap_or_default().to_string_lossy().into_owned())
-            .collect()
-    });
     let plan = manifest.plan(inputs.as_ref(), folders.as_deref().unwrap_or_default(), out);
     let inputs_seconds = start.elapsed().as_secs_f64();
     let report = match &folders {
         Some(_) if plan.stale.is_empty() => Report::default(),
-        Some(_) => check(&cli.data, &plan.stale, &Limits::default())?,
-        // No pack to list: check says why.
-        None => check(&cli.data, &args.select.games, &Limits::default())?,
+        Some(_) => cx.check(&plan.stale)?,
+        // Built-in games, or no pack to list (check says why).
+        None => cx.check(&args.select.games)?,
     };
     if report.has_errors() {
         let mut stdout = match cli.format {
@@ -97,7 +106,7 @@ pub fn run(cli: &Cli, args: &BuildArgs, progress: &dyn super::Progress) -> Resul
         });
     }
     let check_seconds = start.elapsed().as_secs_f64() - inputs_seconds;
-    let made = match make(&root, &report, &opts, store.as_ref(), out, progress)? {
+    let made = match make(cx, &report, &opts, store.as_ref(), out, progress)? {
         Ok(made) => made,
         Err(failed) => return Ok(failed.outcome(cli.format, color)),
     };
@@ -215,7 +224,7 @@ impl Failed {
 
 /// Builds the kits and galleries of the games `report` checked (none: nothing to do).
 fn make(
-    root: &std::path::Path,
+    cx: &super::Ctx,
     report: &Report,
     opts: &crate::render::KitOptions,
     store: Option<&crate::render::cache::Store>,
@@ -225,16 +234,7 @@ fn make(
     if report.games.is_empty() {
         return Ok(Ok(Made::default()));
     }
-    let shared = Shared::new(root, epoch()).map_err(|e| {
-        Fatal::Setup(format!(
-            "cannot load fonts from `fonts/`: {e} (run pnpkit from the project root)"
-        ))
-    })?;
-    if shared.font_count() == 0 {
-        return Err(Fatal::Setup(
-            "no font in `fonts/`: pnpkit renders only with the project's fonts".into(),
-        ));
-    }
+    let shared = cx.shared()?;
     let run = Run {
         store,
         gallery: true,

@@ -6,24 +6,24 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::log::{Games, check_log_with};
-use super::{Fatal, Outcome, Progress, Status, project_shared, render_each, use_color};
+use super::{Fatal, Outcome, Progress, Status, render_each, use_color};
+use crate::check::Report;
 use crate::check::coverage::{Coverage, coverage, coverage_with};
 use crate::check::exercise::{Evidence, SELF_PLAY_GAMES, self_play};
-use crate::check::{Report, check};
-use crate::cli::{CheckArgs, Cli, Format};
+use crate::cli::{CheckArgs, Format};
 use crate::diag::{Diagnostic, JsonDiagnostic, Severity, SourceMap, render_human, to_json};
 use crate::fsx::read::Scope;
-use crate::pack::yaml::Limits;
 use crate::render::pipeline::build_all;
 use crate::render::{KitOptions, preflight};
 use crate::rules::{Options, engine_for};
 
-pub fn run(cli: &Cli, args: &CheckArgs, progress: &dyn Progress) -> Result<Outcome, Fatal> {
+pub fn run(cx: &super::Ctx, args: &CheckArgs, progress: &dyn Progress) -> Result<Outcome, Fatal> {
+    let cli = cx.cli;
     let start = Instant::now();
-    let mut report = check(&cli.data, &args.games, &Limits::default())?;
+    let mut report = cx.check(&args.games)?;
     // Effects are exercised by replaying logs only once the packs are sound.
     let effects = if args.effects && !report.has_errors() {
-        let evidence = evidence(cli, &report.games, &args.logs)?;
+        let evidence = evidence(cx, &report.games, &args.logs)?;
         let cov = coverage_with(&report.games, &report.sources, &evidence);
         report.diagnostics.extend(cov.diagnostics());
         Some(cov)
@@ -32,7 +32,7 @@ pub fn run(cli: &Cli, args: &CheckArgs, progress: &dyn Progress) -> Result<Outco
     };
     // Laid out only when the data is sound: a layout of broken data says nothing new.
     let laid = if args.layout && !report.has_errors() {
-        let shared = project_shared()?;
+        let shared = cx.shared()?;
         let opts = KitOptions {
             preflight: Some(preflight::Limits::build()),
             ..KitOptions::default()
@@ -160,7 +160,7 @@ fn json_with(report: &Report, layout: &[(Diagnostic, SourceMap)], effects: Optio
 /// What the logs show about the effects of `games`: each pack's own logs
 /// (`logs/`), the logs under `dirs`, and self-play games of each engine,
 /// replayed with the clauses they use noted.
-fn evidence(cli: &Cli, games: &[crate::model::Game], dirs: &[PathBuf]) -> Result<Vec<Evidence>, Fatal> {
+fn evidence(cx: &super::Ctx, games: &[crate::model::Game], dirs: &[PathBuf]) -> Result<Vec<Evidence>, Fatal> {
     let mut cache = Games::with(games);
     let options = Options {
         record: true,
@@ -180,7 +180,7 @@ fn evidence(cli: &Cli, games: &[crate::model::Game], dirs: &[PathBuf]) -> Result
         files.extend(yaml_files(d).into_iter().map(|f| (f, Scope::named())));
     }
     for (file, scope) in files {
-        let report = check_log_with(&mut cache, &cli.data, &file, &scope, &options)?;
+        let report = check_log_with(&mut cache, &cx.catalog, &file, &scope, &options)?;
         let (Some(log), Some(replay)) = (&report.log, &report.replay) else {
             continue;
         };

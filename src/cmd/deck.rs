@@ -7,35 +7,13 @@
 use std::path::{Path, PathBuf};
 
 use super::{Fatal, Outcome, use_color};
-use crate::check::check;
-use crate::cli::{Cli, DeckArgs, Format};
+use crate::cli::{DeckArgs, Format};
 use crate::deck::validate::mode_for_players;
 use crate::deck::{Context, DeckReport, batch, check_list};
 use crate::diag::SourceMap;
 use crate::fsx::read::Scope;
 use crate::model::Game;
-use crate::pack::yaml::Limits;
-use crate::pack::{Input, LoadError};
-use crate::render::world::Shared;
-
-/// Loads the game's pack (it must check clean).
-pub fn load_game(data: &Path, id: &str) -> Result<Game, Fatal> {
-    let report = check(data, &[id.to_string()], &Limits::default())?;
-    if report.has_errors() {
-        return Err(Fatal::Load(LoadError::NoPacks {
-            path: data.join(id),
-            detail: format!(
-                "the `{id}` pack has {} problem(s); run `pnpkit check {id}` first",
-                report.diagnostics.errors()
-            ),
-        }));
-    }
-    report
-        .games
-        .into_iter()
-        .next()
-        .ok_or_else(|| Fatal::Setup(format!("no game `{id}`")))
-}
+use crate::pack::Input;
 
 /// Reads a list file inside `scope` and checks it.
 pub fn check_file(
@@ -119,8 +97,9 @@ fn list_files(args: &DeckArgs) -> Result<Vec<(PathBuf, Scope)>, Fatal> {
     Ok(files)
 }
 
-pub fn run(cli: &Cli, args: &DeckArgs) -> Result<Outcome, Fatal> {
-    let game = load_game(&cli.data, &args.game)?;
+pub fn run(cx: &super::Ctx, args: &DeckArgs) -> Result<Outcome, Fatal> {
+    let cli = cx.cli;
+    let game = cx.load_game(&args.game)?;
     let ctx = context(&game, args)?;
     let files = list_files(args)?;
     let mut sources = SourceMap::default();
@@ -158,15 +137,11 @@ pub fn run(cli: &Cli, args: &DeckArgs) -> Result<Outcome, Fatal> {
     for (f, scope) in &files {
         reports.push(check_file(&game, f, &ctx, scope, &mut sources)?);
     }
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("output").join(&game.id).join("decklists"));
-    let shared = Shared::new(Path::new("."), crate::render::pipeline::epoch()).map_err(|e| {
-        Fatal::Setup(format!(
-            "cannot load fonts from `fonts/`: {e} (run pnpkit from the project root)"
-        ))
-    })?;
+    let out = match &args.out {
+        Some(out) => out.clone(),
+        None => cx.out(&None)?.join(&game.id).join("decklists"),
+    };
+    let shared = cx.shared()?;
     // Every sheet is rendered before anything is written.
     let mut sheets = Vec::new();
     for (i, r) in reports.iter().enumerate() {

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Fatal, Outcome, Progress, project_shared, use_color};
+use super::{Fatal, Outcome, Progress, use_color};
 use crate::check::{Report, check};
 use crate::cli::{Cli, DiffArgs, Format};
 use crate::diff::{self, Diff, Status, report};
@@ -13,11 +13,11 @@ use crate::pack::revision::{self, Version};
 use crate::pack::yaml::Limits;
 use crate::render::pipeline::build_all;
 
-pub fn run(cli: &Cli, args: &DiffArgs, progress: &dyn Progress) -> Result<Outcome, Fatal> {
+pub fn run(cx: &super::Ctx, args: &DiffArgs, progress: &dyn Progress) -> Result<Outcome, Fatal> {
+    let cli = cx.cli;
     let limits = GitLimits::default();
-    let open = |spec: Option<&str>| {
-        revision::open(spec, &cli.data, Path::new("."), &limits).map_err(|e| Fatal::Setup(e.to_string()))
-    };
+    let (data, root) = (cx.data()?, cx.need_root()?);
+    let open = |spec: Option<&str>| revision::open(spec, data, root, &limits).map_err(|e| Fatal::Setup(e.to_string()));
     let (old, new) = (open(Some(&args.old))?, open(args.new.as_deref())?);
     let (old_games, new_games) = (revision::games(&old), revision::games(&new));
     for g in &args.games {
@@ -48,16 +48,17 @@ pub fn run(cli: &Cli, args: &DiffArgs, progress: &dyn Progress) -> Result<Outcom
     let old_name = old.name.clone().unwrap_or_else(|| old.label.clone());
     let mut files = texts(&d, &old_name, new_name.as_deref(), args.print.stamp.as_deref());
     if !args.no_reprint {
-        match reprint(&d, &b, args, progress)? {
+        match reprint(cx, &d, &b, args, progress)? {
             Ok(pdfs) => files.extend(pdfs),
             Err(problems) => return Ok(Outcome::report(problems, false)),
         }
     }
-    let written = write(&args.out, &d, files)?;
+    let out = cx.out(&args.out)?;
+    let written = write(&out, &d, files)?;
     let stdout = match cli.format {
         Format::Human => {
             let mut s = report::human(&d);
-            s.push_str(&format!("wrote {} files into {}\n", written.len(), args.out.display()));
+            s.push_str(&format!("wrote {} files into {}\n", written.len(), out.display()));
             s
         }
         Format::Json => {
@@ -124,6 +125,7 @@ fn texts(d: &Diff, old: &str, new: Option<&str>, stamp: Option<&str>) -> Vec<(Pa
 /// Lays out the reprint packs: `Ok(files)`, or the rendered problems.
 #[allow(clippy::type_complexity)]
 fn reprint(
+    cx: &super::Ctx,
     d: &Diff,
     new: &Report,
     args: &DiffArgs,
@@ -139,7 +141,7 @@ fn reprint(
         reprint: Some(std::sync::Arc::new(selection)),
         ..super::build::print_options(&args.print)
     };
-    let shared = project_shared()?;
+    let shared = cx.shared()?;
     let (built, problems) = build_all(&shared, &new.games, &opts, progress);
     if !problems.is_empty() {
         let mut s = super::render_each(&problems, crate::cli::Format::Human, false);

@@ -2,28 +2,24 @@
 //! Simulator deck sheets with their JSON. Everything is rendered first and
 //! written only when all of it succeeded.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
-
-use rayon::prelude::*;
 
 use super::check::human;
 use super::{Fatal, Outcome, Status, use_color};
-use crate::check::check;
 use crate::cli::{Cli, ExportArgs, Format, StyleArg};
 use crate::diag::render_human;
-use crate::export::{Style, TtsCard, png, rasterize, target_px, tts_cell, tts_deck_json, tts_sheets};
+use crate::export::Style;
 use crate::fsx::write_atomic;
-use crate::model::Shape;
-use crate::pack::yaml::Limits;
-use crate::render::pipeline::{epoch, template_for};
+use crate::render::pipeline::template_for;
 use crate::render::world::Shared;
-use crate::render::{KitOptions, compile, has_backs, plan_pieces};
+use crate::render::{KitOptions, compile, plan_pieces};
 
-pub fn run(cli: &Cli, args: &ExportArgs, progress: &dyn super::Progress) -> Result<Outcome, Fatal> {
+pub fn run(cx: &super::Ctx, args: &ExportArgs, progress: &dyn super::Progress) -> Result<Outcome, Fatal> {
+    let cli = cx.cli;
     let start = Instant::now();
     let color = use_color(cli.color);
-    let report = check(&cli.data, &args.select.games, &Limits::default())?;
+    let report = cx.check(&args.select.games)?;
     if report.has_errors() {
         let mut stdout = human(&report, color, None);
         stdout.push_str("export refused: the data has errors\n");
@@ -32,13 +28,10 @@ pub fn run(cli: &Cli, args: &ExportArgs, progress: &dyn super::Progress) -> Resu
             status: Status::Problems,
         });
     }
-    let shared = Shared::new(&PathBuf::from("."), epoch()).map_err(|e| {
-        Fatal::Setup(format!(
-            "cannot load fonts from `fonts/`: {e} (run pnpkit from the project root)"
-        ))
-    })?;
+    let out = cx.out(&args.select.out)?;
+    let shared = cx.shared()?;
     if let Some(shop) = args.shop {
-        return shop_export(cli, args, shop, &report.games, &shared, progress);
+        return shop_export(cli, args, &out, shop, &report.games, &shared, progress);
     }
     let style = match args.style {
         StyleArg::Mpc => Style::Mpc,
@@ -60,7 +53,7 @@ pub fn run(cli: &Cli, args: &ExportArgs, progress: &dyn super::Progress) -> Resu
         .collect();
     progress.start(jobs.len(), "exporting");
     for (game, locale) in jobs {
-        let pieces = plan_pieces(game, &locale, &opts, &template_for(shared.root(), &game.id));
+        let pieces = plan_pieces(game, &locale, &opts, &template_for(&shared, game));
         let mut docs = Vec::new();
         for chunk in &pieces.chunks {
             let mut sources = crate::diag::SourceMap::default();
@@ -72,73 +65,10 @@ pub fn run(cli: &Cli, args: &ExportArgs, progress: &dyn super::Progress) -> Resu
         if docs.len() < pieces.chunks.len() {
             continue;
         }
-        let dir = args.select.out.join(&game.id).join("export").join(&locale);
-        for kind in game.kinds.values().filter(|k| k.shape == Shape::Card) {
-            let Some(size) = kind.size.as_ref().and_then(|s| game.sizes.get(s)) else {
-                continue;
-            };
-            let comps = game.components.get(&kind.id).map(Vec::as_slice).unwrap_or_default();
-            if comps.is_empty() {
-                continue;
-            }
-            let bleed = opts.settings.bleed;
-            let (w, h) = target_px(style, size.width + 2.0 * bleed, size.height + 2.0 * bleed);
-            let (cw, ch) = tts_cell(w, h);
-            let face = |c: &crate::model::Component, f: &str| {
-                let (chunk, page) = pieces.locate(&kind.id, &c.id, f, None);
-                &docs[chunk].pages()[page - 1]
-            };
-            // Each design: full-size PNGs, and cell-size images for the TTS sheets.
-            let rendered: Vec<Result<_, String>> = comps
-                .par_iter()
-                .map(|c| {
-                    let front = rasterize(face(c, "front"), w, h)?;
-                    let back = if has_backs(kind) {
-                        Some(rasterize(face(c, "back"), w, h)?)
-                    } else {
-                        None
-                    };
-                    let tts_front = rasterize(face(c, "front"), cw, ch)?;
-                    let tts_back = match has_backs(kind) {
-                        true => rasterize(face(c, "back"), cw, ch)?,
-                        false => tts_front.clone(),
-                    };
-                    Ok((png(&front)?, back.map(|b| png(&b)).transpose()?, tts_front, tts_back))
-                })
-                .collect();
-            let mut cards = Vec::new();
-            for (c, r) in comps.iter().zip(rendered) {
-                let (front, back, tf, tb) = r.map_err(|e| Fatal::Setup(format!("cannot rasterise {}: {e}", c.id)))?;
-                let base = dir.join("png").join(&kind.id);
-                files.push((base.join(format!("{}.png", c.id)), front));
-                if let Some(b) = back {
-                    files.push((base.join(format!("{}-back.png", c.id)), b));
-                }
-                cards.push(TtsCard {
-                    name: c.name.get(&locale).to_owned(),
-                    copies: c.copies,
-                    front: tf,
-                    back: tb,
-                });
-            }
-            let hidden = cards[0].back.clone();
-            let sheets = tts_sheets(&cards, &hidden);
-            let mut urls = Vec::new();
-            for (i, sheet) in sheets.iter().enumerate() {
-                let (f, b) = (
-                    format!("{}-faces-{}.png", kind.id, i + 1),
-                    format!("{}-backs-{}.png", kind.id, i + 1),
-                );
-                files.push((dir.join("tts").join(&f), png(&sheet.faces).map_err(Fatal::Setup)?));
-                files.push((dir.join("tts").join(&b), png(&sheet.backs).map_err(Fatal::Setup)?));
-                urls.push((format!("{}{f}", args.url_prefix), format!("{}{b}", args.url_prefix)));
-            }
-            let name = format!("{} — {}", game.name.get(&locale), kind.name.get(&locale));
-            let json = tts_deck_json(&name, &cards, &sheets, &urls);
-            let mut text = serde_json::to_string_pretty(&json).unwrap_or_default();
-            text.push('\n');
-            files.push((dir.join("tts").join(format!("{}.json", kind.id)), text.into_bytes()));
-        }
+        let dir = out.join(&game.id).join("export").join(&locale);
+        let made = crate::export::game_files(game, &locale, &pieces, &docs, style, &args.url_prefix)
+            .map_err(|e| Fatal::Setup(format!("cannot export {}: {e}", game.id)))?;
+        files.extend(made.into_iter().map(|(p, b)| (dir.join(p), b)));
         progress.advance();
     }
     progress.finish();
@@ -163,7 +93,7 @@ pub fn run(cli: &Cli, args: &ExportArgs, progress: &dyn super::Progress) -> Resu
         Format::Human => format!(
             "exported {pngs} images and {} deck files into {} in {:.2} s\n",
             files.len() - pngs,
-            args.select.out.display(),
+            out.display(),
             start.elapsed().as_secs_f64()
         ),
         Format::Json => {
@@ -183,6 +113,7 @@ pub fn run(cli: &Cli, args: &ExportArgs, progress: &dyn super::Progress) -> Resu
 fn shop_export(
     cli: &Cli,
     args: &ExportArgs,
+    out: &Path,
     shop: crate::cli::ShopArg,
     games: &[crate::model::Game],
     shared: &Shared,
@@ -210,7 +141,7 @@ fn shop_export(
     let mut problems = Vec::new();
     let mut warnings = Vec::new();
     for (game, locale) in jobs {
-        match crate::shop::export(shared, game, &locale, shop, &template_for(shared.root(), &game.id)) {
+        match crate::shop::export(shared, game, &locale, shop, &template_for(shared, game)) {
             Ok(e) => {
                 files.extend(e.files);
                 for d in e.skipped {
@@ -234,7 +165,7 @@ fn shop_export(
         return Ok(Outcome::report(stdout, false));
     }
     for (path, bytes) in &files {
-        let path = args.select.out.join(path);
+        let path = out.join(path);
         write_atomic(&path, bytes).map_err(|source| Fatal::Write { path, source })?;
     }
     let stdout = match cli.format {
@@ -244,15 +175,12 @@ fn shop_export(
                     "exported {} files for {} into {}/<game>/shop/{}/\n",
                     files.len(),
                     shop.name,
-                    args.select.out.display(),
+                    out.display(),
                     shop.id
                 )
         }
         Format::Json => {
-            let list: Vec<_> = files
-                .iter()
-                .map(|(p, _)| args.select.out.join(p).display().to_string())
-                .collect();
+            let list: Vec<_> = files.iter().map(|(p, _)| out.join(p).display().to_string()).collect();
             let diags: Vec<_> = warnings.iter().map(|(d, s)| crate::diag::to_json(d, s)).collect();
             let mut s = serde_json::to_string_pretty(&serde_json::json!({"files": list, "diagnostics": diags}))
                 .unwrap_or_default();

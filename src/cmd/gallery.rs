@@ -6,14 +6,11 @@ use std::time::Instant;
 
 use super::check::human;
 use super::{Fatal, Outcome, Progress, Status, use_color};
-use crate::check::check;
-use crate::cli::{Cli, GalleryArgs};
+use crate::cli::GalleryArgs;
 use crate::diag::{Diagnostic, SourceMap, render_human};
 use crate::fsx::txn::DirSwap;
-use crate::pack::yaml::Limits;
 use crate::render::KitOptions;
 use crate::render::pipeline::{Run, build_with};
-use crate::render::world::Shared;
 
 /// Stages gallery files (paths under `out`) in `swap`; returns how many.
 pub fn stage(swap: &DirSwap, out: &Path, files: &[(PathBuf, Vec<u8>)]) -> Result<usize, Fatal> {
@@ -36,10 +33,11 @@ pub fn render_problems(problems: &[(Diagnostic, SourceMap)], color: bool) -> Str
     s
 }
 
-pub fn run(cli: &Cli, args: &GalleryArgs, progress: &dyn Progress) -> Result<Outcome, Fatal> {
+pub fn run(cx: &super::Ctx, args: &GalleryArgs, progress: &dyn Progress) -> Result<Outcome, Fatal> {
+    let cli = cx.cli;
     let start = Instant::now();
     let color = use_color(cli.color);
-    let report = check(&cli.data, &args.select.games, &Limits::default())?;
+    let report = cx.check(&args.select.games)?;
     if report.has_errors() {
         let mut stdout = human(&report, color, None);
         stdout.push_str("gallery refused: the data has errors\n");
@@ -48,24 +46,21 @@ pub fn run(cli: &Cli, args: &GalleryArgs, progress: &dyn Progress) -> Result<Out
             status: Status::Problems,
         });
     }
-    let shared = Shared::new(Path::new("."), crate::render::pipeline::epoch()).map_err(|e| {
-        Fatal::Setup(format!(
-            "cannot load fonts from `fonts/`: {e} (run pnpkit from the project root)"
-        ))
-    })?;
+    let out = &cx.out(&args.select.out)?;
+    let shared = cx.shared()?;
     // The designs of each game's gallery locale, laid out as a default build lays them out.
     let opts = KitOptions {
         locales: (!args.select.locale.is_empty()).then(|| args.select.locale.clone()),
         ..KitOptions::default()
     };
-    let store = super::cache_store(&args.cache, &args.select.out);
+    let store = super::cache_store(&args.cache, out);
     let run = Run {
         store: store.as_ref(),
         pictures_only: true,
         ..Run::default()
     };
     let output = build_with(&shared, &report.games, &opts, progress, &run);
-    let (files, mut problems) = crate::gallery::galleries(&shared, &report.games, &output.pictures, &args.select.out);
+    let (files, mut problems) = crate::gallery::galleries(&shared, &report.games, &output.pictures, out);
     problems.splice(0..0, output.problems);
     if let Some(store) = &store {
         store.evict();
@@ -77,7 +72,6 @@ pub fn run(cli: &Cli, args: &GalleryArgs, progress: &dyn Progress) -> Result<Out
         });
     }
     // Each game's gallery is swapped in whole (its kit PDFs carried over).
-    let out = &args.select.out;
     let swap = DirSwap::begin(out).map_err(|source| Fatal::Write {
         path: out.clone(),
         source,
@@ -90,7 +84,7 @@ pub fn run(cli: &Cli, args: &GalleryArgs, progress: &dyn Progress) -> Result<Out
     let pages: Vec<String> = report
         .games
         .iter()
-        .map(|g| args.select.out.join(&g.id).join("index.html").display().to_string())
+        .map(|g| out.join(&g.id).join("index.html").display().to_string())
         .collect();
     Ok(Outcome {
         stdout: format!(

@@ -6,8 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::check::human;
 use super::{Fatal, Outcome, Status, use_color};
-use crate::check::check;
-use crate::cli::{Cli, Format, I18nAction, I18nArgs};
+use crate::cli::{Format, I18nAction, I18nArgs};
 use crate::fsx::write_atomic;
 use crate::i18n::{Entry, State, inventory, parse_lock, state, to_po, write_lock};
 use crate::model::Game;
@@ -85,9 +84,10 @@ pub(super) fn wanted(game: &Game, args: &I18nArgs) -> Vec<String> {
         .collect()
 }
 
-pub fn run(cli: &Cli, args: &I18nArgs) -> Result<Outcome, Fatal> {
+pub fn run(cx: &super::Ctx, args: &I18nArgs) -> Result<Outcome, Fatal> {
+    let cli = cx.cli;
     let limits = Limits::default();
-    let report = check(&cli.data, &args.games, &limits)?;
+    let report = cx.check(&args.games)?;
     if report.has_errors() {
         let mut stdout = human(&report, use_color(cli.color), None);
         stdout.push_str("i18n refused: the data has errors\n");
@@ -96,8 +96,15 @@ pub fn run(cli: &Cli, args: &I18nArgs) -> Result<Outcome, Fatal> {
             status: Status::Problems,
         });
     }
+    if matches!(args.action, I18nAction::Import | I18nAction::Accept) {
+        for game in &report.games {
+            cx.editable(game, "translated in place")?;
+        }
+    }
     if args.action == I18nAction::Import {
-        return super::i18n_import::run(cli, args, &report);
+        let data = cx.data()?;
+        let out = cx.out(&args.out)?;
+        return super::i18n_import::run(cli, args, &out, data, &report);
     }
     let mut stdout = String::new();
     let mut problems = false;
@@ -138,7 +145,11 @@ pub fn run(cli: &Cli, args: &I18nArgs) -> Result<Outcome, Fatal> {
                 }
                 I18nAction::Export => {
                     let po = to_po(&game.id, &game.locales[0], &locale, &entries, &lock);
-                    let path = args.out.join(&game.id).join("i18n").join(format!("{locale}.po"));
+                    let path = cx
+                        .out(&args.out)?
+                        .join(&game.id)
+                        .join("i18n")
+                        .join(format!("{locale}.po"));
                     write_atomic(&path, po.as_bytes()).map_err(|source| Fatal::Write {
                         path: path.clone(),
                         source,

@@ -272,7 +272,7 @@ fn check_in_scratch(
 }
 
 /// Runs `i18n import` over the checked games.
-pub fn run(cli: &Cli, args: &I18nArgs, report: &Report) -> Result<Outcome, Fatal> {
+pub fn run(cli: &Cli, args: &I18nArgs, out: &Path, data: &Path, report: &Report) -> Result<Outcome, Fatal> {
     let color = use_color(cli.color);
     let limits = Limits::default();
     let mut sources = SourceMap::default();
@@ -282,7 +282,7 @@ pub fn run(cli: &Cli, args: &I18nArgs, report: &Report) -> Result<Outcome, Fatal
         let entries = game_entries(game, &limits)?;
         let mut plan = Plan::default();
         for locale in super::i18n::wanted(game, args) {
-            let po_path = args.out.join(&game.id).join("i18n").join(format!("{locale}.po"));
+            let po_path = out.join(&game.id).join("i18n").join(format!("{locale}.po"));
             plan_locale(game, &locale, &entries, &po_path, &mut sources, &mut diags, &mut plan)?;
         }
         plans.push((game, plan));
@@ -297,7 +297,7 @@ pub fn run(cli: &Cli, args: &I18nArgs, report: &Report) -> Result<Outcome, Fatal
     if diags.is_empty() {
         for ((game, plan), (_, files)) in plans.iter().zip(&outputs) {
             if !files.is_empty() {
-                check_in_scratch(&cli.data, game, plan, files, &mut sources, &mut diags)?;
+                check_in_scratch(data, game, plan, files, &mut sources, &mut diags)?;
             }
         }
     }
@@ -306,10 +306,10 @@ pub fn run(cli: &Cli, args: &I18nArgs, report: &Report) -> Result<Outcome, Fatal
     }
     // Everything or nothing: one transaction for every file of every game.
     let write_err = |source| Fatal::Write {
-        path: cli.data.clone(),
+        path: data.to_path_buf(),
         source,
     };
-    let mut txn = FileTxn::begin(&cli.data).map_err(write_err)?;
+    let mut txn = FileTxn::begin(data).map_err(write_err)?;
     let mut summary = String::new();
     for ((game, plan), (_, files)) in plans.iter().zip(&outputs) {
         for (rel, text) in files {

@@ -7,14 +7,14 @@ use serde::Serialize;
 use serde_json::Value as Json;
 
 use super::{Fatal, Outcome, use_color};
-use crate::check::check;
-use crate::cli::{Cli, Format, LogArgs};
+use crate::cli::{Format, LogArgs};
 use crate::diag::{Code, Diagnostic, JsonDiagnostic, SourceMap, render_human, to_json};
 use crate::fsx::read::Scope;
 use crate::model::Game;
 use crate::pack::format;
 use crate::pack::yaml::Limits;
-use crate::pack::{self, Input, LoadError};
+use crate::pack::{self, Input};
+use crate::project::Catalog;
 use crate::rules::replay::{Failure, FailureKind, flow};
 use crate::rules::{Options, Replay, engine_for, log, upgrade};
 
@@ -63,9 +63,9 @@ impl LogReport {
     }
 }
 
-/// Reads the log at `path`, loads its game from `data` and replays it.
-pub fn check_log(data: &Path, path: &Path, options: &Options) -> Result<LogReport, Fatal> {
-    check_log_with(&mut Games::default(), data, path, &Scope::named(), options)
+/// Reads the log at `path`, loads its game from `games` and replays it.
+pub fn check_log(catalog: &Catalog, path: &Path, options: &Options) -> Result<LogReport, Fatal> {
+    check_log_with(&mut Games::default(), catalog, path, &Scope::named(), options)
 }
 
 /// [`check_log`], loading each game once into `games`; the log is read
@@ -73,7 +73,7 @@ pub fn check_log(data: &Path, path: &Path, options: &Options) -> Result<LogRepor
 /// pnpkit found it there).
 pub fn check_log_with(
     games: &mut Games,
-    data: &Path,
+    catalog: &Catalog,
     path: &Path,
     scope: &Scope,
     options: &Options,
@@ -92,14 +92,14 @@ pub fn check_log_with(
             return Ok(report);
         }
     };
-    check_text(games, data, path, file, &text, options, report, true)
+    check_text(games, catalog, path, file, &text, options, report, true)
 }
 
 /// [`check_log_with`] on a log's text already read (as `file` of the
 /// report's sources): reads it, loads its game, checks its decks, replays.
 fn check_text(
     games: &mut Games,
-    data: &Path,
+    catalog: &Catalog,
     path: &Path,
     file: crate::diag::FileId,
     text: &str,
@@ -125,7 +125,7 @@ fn check_text(
             // An unknown game or a broken pack adds nothing here: the
             // structure's problems are reported.
             if !games.loaded.contains_key(&l.game)
-                && let Some(game) = load_game(data, &l, &mut LogReport::empty())?
+                && let Some(game) = load_game(catalog, &l, &mut LogReport::empty())?
                 && let Some(Ok(engine)) = engine_for(&game)
             {
                 games.loaded.insert(l.game.clone(), (game, engine));
@@ -143,7 +143,7 @@ fn check_text(
     };
 
     if !games.loaded.contains_key(&log.game) {
-        let Some(game) = load_game(data, &log, &mut report)? else {
+        let Some(game) = load_game(catalog, &log, &mut report)? else {
             return Ok(report);
         };
         let engine = match engine_for(&game) {
@@ -176,12 +176,13 @@ fn check_text(
         return Ok(report);
     }
     // A `deck:` path was not named on the command line: it is read only from
-    // inside the project (the working folder, the data folder) or the log's own folder.
+    // inside the game's data folder or the log's own folder.
     let log_dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let scope = Scope::within_any(&[Path::new("."), data, log_dir]);
+    let pack_data = game.dir.parent().unwrap_or(Path::new("."));
+    let scope = Scope::within_any(&[pack_data, log_dir]);
     let Some(log) = check_decks(game, log, path, &scope, &mut report)? else {
         return Ok(report);
     };
@@ -203,7 +204,7 @@ fn check_text(
     let older = detect_older && !log.format.written && !report.is_legal();
     report.log = Some(log);
     if older {
-        older_format(games, data, path, text, &mut report)?;
+        older_format(games, catalog, path, text, &mut report)?;
     }
     Ok(report)
 }
@@ -223,7 +224,7 @@ impl LogReport {
 /// A log with no `format:` that fails as today's format: if it reads as a
 /// format-1 log (what `--upgrade` would change), the report says so first,
 /// with what changed and the command that rewrites it (E087).
-fn older_format(games: &Games, data: &Path, path: &Path, text: &str, report: &mut LogReport) -> Result<(), Fatal> {
+fn older_format(games: &Games, catalog: &Catalog, path: &Path, text: &str, report: &mut LogReport) -> Result<(), Fatal> {
     let Some(log) = &report.log else { return Ok(()) };
     let Some((game, engine)) = games.loaded.get(&log.game) else {
         return Ok(());
@@ -231,7 +232,7 @@ fn older_format(games: &Games, data: &Path, path: &Path, text: &str, report: &mu
     let mut scratch = Games::with(std::slice::from_ref(game));
     let mut fatal = None;
     let changes = upgrade::looks_older(text, crate::diag::FileId(0), game, engine.as_ref(), &mut |t: &str| {
-        attempt(&mut scratch, data, path, t, &mut fatal)
+        attempt(&mut scratch, catalog, path, t, &mut fatal)
     });
     if let Some(e) = fatal {
         return Err(e);
@@ -259,10 +260,10 @@ fn older_format(games: &Games, data: &Path, path: &Path, text: &str, report: &mu
 const MAX_CHANGES_SHOWN: usize = 6;
 
 /// Reads and replays a log's text as `pnpkit log` does (for the upgrade).
-fn attempt(games: &mut Games, data: &Path, path: &Path, text: &str, fatal: &mut Option<Fatal>) -> upgrade::Attempt {
+fn attempt(games: &mut Games, catalog: &Catalog, path: &Path, text: &str, fatal: &mut Option<Fatal>) -> upgrade::Attempt {
     let mut report = LogReport::empty();
     let file = report.sources.add(path.to_path_buf(), std::sync::Arc::from(text));
-    match check_text(games, data, path, file, text, &Options::default(), report, false) {
+    match check_text(games, catalog, path, file, text, &Options::default(), report, false) {
         Ok(r) => upgrade::Attempt {
             problems: if r.replay.is_some() { Vec::new() } else { r.diagnostics },
             log: r.log,
@@ -281,10 +282,11 @@ fn attempt(games: &mut Games, data: &Path, path: &Path, text: &str, fatal: &mut 
 
 /// `pnpkit log --upgrade FILE`: the log rewritten in today's format (all
 /// or nothing), then replayed; what changed is listed.
-pub fn upgrade_file(cli: &Cli, args: &LogArgs) -> Result<Outcome, Fatal> {
+pub fn upgrade_file(cx: &super::Ctx, args: &LogArgs) -> Result<Outcome, Fatal> {
+    let cli = cx.cli;
     let mut games = Games::default();
     // Loads the game (and shows nothing yet).
-    let before = check_log_with(&mut games, &cli.data, &args.file, &Scope::named(), &Options::default())?;
+    let before = check_log_with(&mut games, &cx.catalog, &args.file, &Scope::named(), &Options::default())?;
     let Some(log) = &before.log else {
         return Ok(Outcome::report(human(&before, use_color(cli.color)), false));
     };
@@ -293,7 +295,7 @@ pub fn upgrade_file(cli: &Cli, args: &LogArgs) -> Result<Outcome, Fatal> {
     let mut scratch = Games::with(std::slice::from_ref(game));
     let mut fatal = None;
     let done = upgrade::upgrade(&text, crate::diag::FileId(0), game, engine.as_ref(), &mut |t: &str| {
-        attempt(&mut scratch, &cli.data, &args.file, t, &mut fatal)
+        attempt(&mut scratch, &cx.catalog, &args.file, t, &mut fatal)
     });
     if let Some(e) = fatal {
         return Err(e);
@@ -331,7 +333,7 @@ pub fn upgrade_file(cli: &Cli, args: &LogArgs) -> Result<Outcome, Fatal> {
             out.push_str(&format!("  line {}: {}\n", c.line, c.what));
         }
     }
-    let after = check_log_with(&mut games, &cli.data, &args.file, &Scope::named(), &Options::default())?;
+    let after = check_log_with(&mut games, &cx.catalog, &args.file, &Scope::named(), &Options::default())?;
     out.push_str(&human(&after, use_color(cli.color)));
     Ok(Outcome::report(out, after.is_legal()))
 }
@@ -519,37 +521,25 @@ fn quote<'a>(items: impl Iterator<Item = &'a str>) -> String {
     crate::pack::reader::quote_list(&items.collect::<Vec<_>>())
 }
 
-/// Loads and checks the log's game; a broken pack stops the replay.
-fn load_game(data: &Path, log: &log::Log, report: &mut LogReport) -> Result<Option<Game>, Fatal> {
-    let known: Vec<String> = pack::pack_dirs(data, &[])?
-        .iter()
-        .filter_map(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
-        .collect();
+/// Loads and checks the log's game (the project's, else built in); a broken
+/// pack stops the replay.
+fn load_game(catalog: &Catalog, log: &log::Log, report: &mut LogReport) -> Result<Option<Game>, Fatal> {
+    let known: Vec<String> = catalog.games().into_iter().map(|(id, _)| id).collect();
     if !known.contains(&log.game) {
+        let place = match catalog.data() {
+            Some(d) => format!("in `{}` nor built in", d.display()),
+            None => "built in (and not in a project)".to_owned(),
+        };
         report.diagnostics.push(
-            Diagnostic::new(
-                Code::LogFormat,
-                format!("no game pack `{}` in `{}`", log.game, data.display()),
-            )
-            .at(log.game_span)
-            .label("unknown game")
-            .expected(format!("one of {}", quote(known.iter().map(String::as_str))))
-            .suggest(&log.game, known.iter().map(String::as_str)),
+            Diagnostic::new(Code::LogFormat, format!("no game pack `{}` {place}", log.game))
+                .at(log.game_span)
+                .label("unknown game")
+                .expected(format!("one of {}", quote(known.iter().map(String::as_str))))
+                .suggest(&log.game, known.iter().map(String::as_str)),
         );
         return Ok(None);
     }
-    let checked = check(data, std::slice::from_ref(&log.game), &Limits::default()).map_err(Fatal::Load)?;
-    if checked.has_errors() {
-        let n = checked.diagnostics.errors();
-        return Err(Fatal::Load(LoadError::NoPacks {
-            path: data.join(&log.game),
-            detail: format!(
-                "the `{}` pack has {n} problem(s); run `pnpkit check {}` first",
-                log.game, log.game
-            ),
-        }));
-    }
-    Ok(checked.games.into_iter().next())
+    super::ctx::load_game(catalog, &log.game).map(Some)
 }
 
 /// The rule's section title in the reference (English, else the first locale).
@@ -631,16 +621,17 @@ fn failure_diagnostic(f: &Failure, title: Option<&str>, players: &[String], log:
     d
 }
 
-pub fn run(cli: &Cli, args: &LogArgs) -> Result<Outcome, Fatal> {
+pub fn run(cx: &super::Ctx, args: &LogArgs) -> Result<Outcome, Fatal> {
     if args.upgrade {
-        return upgrade_file(cli, args);
+        return upgrade_file(cx, args);
     }
+    let cli = cx.cli;
     let mut games = Games::default();
     let options = Options {
         trace: args.trace || args.html.is_some(),
         ..Options::default()
     };
-    let mut report = check_log_with(&mut games, &cli.data, &args.file, &Scope::named(), &options)?;
+    let mut report = check_log_with(&mut games, &cx.catalog, &args.file, &Scope::named(), &options)?;
     let page = match (&args.html, &report.log, &report.replay) {
         (Some(path), Some(log), Some(replay)) => {
             let (game, engine) = &games.loaded[&log.game];

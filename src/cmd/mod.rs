@@ -4,10 +4,12 @@
 
 pub mod build;
 pub mod check;
+mod ctx;
 pub mod deck;
 pub mod diff;
 pub mod export;
 pub mod gallery;
+pub mod games;
 pub mod i18n;
 mod i18n_import;
 pub mod log;
@@ -18,7 +20,10 @@ pub mod schema;
 pub mod sheet;
 pub mod simulate;
 pub mod stats;
+pub mod templates;
 pub mod watch;
+
+pub use ctx::Ctx;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -62,6 +67,9 @@ pub enum Fatal {
     },
     /// The project's fonts or templates cannot be read.
     Setup(String),
+    /// Located problems that stop every command (a `pnpkit.toml` in error),
+    /// rendered: printed as they are.
+    Located(String),
 }
 
 impl std::fmt::Display for Fatal {
@@ -69,7 +77,7 @@ impl std::fmt::Display for Fatal {
         match self {
             Fatal::Load(e) => e.fmt(f),
             Fatal::Write { path, source } => write!(f, "cannot write `{}`: {source}", path.display()),
-            Fatal::Setup(msg) => f.write_str(msg),
+            Fatal::Setup(msg) | Fatal::Located(msg) => f.write_str(msg),
         }
     }
 }
@@ -95,23 +103,6 @@ pub fn read_source(
         crate::pack::ReadFile::Text(t) => Ok((sources.add(path.to_path_buf(), t.clone()), t)),
         crate::pack::ReadFile::Rejected(make) => Err(make(sources.add(path.to_path_buf(), std::sync::Arc::from("")))),
     })
-}
-
-/// The project's fonts and typst library for rendering, rooted at the
-/// current directory (templates and fonts are read from there).
-pub fn project_shared() -> Result<crate::render::world::Shared, Fatal> {
-    let shared = crate::render::world::Shared::new(std::path::Path::new("."), crate::render::pipeline::epoch())
-        .map_err(|e| {
-            Fatal::Setup(format!(
-                "cannot load fonts from `fonts/`: {e} (run pnpkit from the project root)"
-            ))
-        })?;
-    if shared.font_count() == 0 {
-        return Err(Fatal::Setup(
-            "no font in `fonts/`: pnpkit renders only with the project's fonts".into(),
-        ));
-    }
-    Ok(shared)
 }
 
 /// The build cache in `<out>/.cache`, unless `--no-cache`.
@@ -155,31 +146,67 @@ pub fn use_color(choice: Color) -> bool {
 
 pub use crate::progress::{Progress, Quiet};
 
-/// Runs the command the CLI names.
-pub fn run(cli: &Cli, progress: &dyn Progress) -> Result<Outcome, Fatal> {
+/// Finds the project of the current folder and parses the command line
+/// with the project's settings as the options' defaults (clap exits on a
+/// usage error, with its message and exit code 2).
+pub fn parse() -> (Cli, Result<Option<crate::project::Project>, crate::project::FindError>) {
+    use clap::FromArgMatches;
+    let found = std::env::current_dir()
+        .map_err(|source| crate::project::FindError::Io {
+            path: PathBuf::from("."),
+            source,
+        })
+        .and_then(|cwd| crate::project::find(&cwd));
+    let config = found.as_ref().ok().and_then(Option::as_ref).map(|p| &p.config);
+    let matches = crate::cli::command(config).get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    (cli, found)
+}
+
+/// Runs the command the CLI names, in the project `found` (if any).
+pub fn run(
+    cli: &Cli,
+    found: Result<Option<crate::project::Project>, crate::project::FindError>,
+    progress: &dyn Progress,
+) -> Result<Outcome, Fatal> {
+    let project = match found {
+        Ok(p) => p,
+        Err(crate::project::FindError::Io { path, source }) => return Err(Fatal::Write { path, source }),
+        Err(crate::project::FindError::Invalid { diagnostics, sources }) => {
+            let color = use_color(cli.color);
+            return Err(Fatal::Located(crate::diag::render_human(&diagnostics, &sources, color)));
+        }
+    };
+    let cx = Ctx::new(cli, project)?;
     // What a killed `import` or `i18n import` left in the data folder is
     // finished (a committed transaction) or removed before anything reads it.
-    crate::fsx::txn::recover_tree(&cli.data).map_err(|source| Fatal::Write {
-        path: cli.data.clone(),
-        source,
-    })?;
+    if let Some(data) = cx.catalog.data().filter(|d| d.is_dir()) {
+        crate::fsx::txn::recover_tree(data).map_err(|source| Fatal::Write {
+            path: data.to_path_buf(),
+            source,
+        })?;
+    }
+    let cli = cx.cli;
     match &cli.command {
-        Command::Check(args) => check::run(cli, args, progress),
-        Command::Schema(args) => schema::run(cli, args),
-        Command::Build(args) => build::run(cli, args, progress),
-        Command::Preflight(args) => preflight::run(cli, args, progress),
-        Command::Export(args) => export::run(cli, args, progress),
-        Command::I18n(args) => i18n::run(cli, args),
-        Command::Log(args) => log::run(cli, args),
-        Command::Simulate(args) => simulate::run(cli, args, progress),
-        Command::Stats(args) => stats::run(cli, args),
-        Command::Deck(args) => deck::run(cli, args),
-        Command::Diff(args) => diff::run(cli, args, progress),
-        Command::Import(args) => sheet::import(cli, args),
-        Command::ExportSheet(args) => sheet::export(cli, args),
-        Command::New(args) => scaffold::run(cli, args),
-        Command::Watch(args) => watch::run(cli, args, progress),
-        Command::Gallery(args) => gallery::run(cli, args, progress),
+        Command::Check(args) => check::run(&cx, args, progress),
+        Command::Schema(args) => schema::run(&cx, args),
+        Command::Build(args) => build::run(&cx, args, progress),
+        Command::Preflight(args) => preflight::run(&cx, args, progress),
+        Command::Export(args) => export::run(&cx, args, progress),
+        Command::I18n(args) => i18n::run(&cx, args),
+        Command::Log(args) => log::run(&cx, args),
+        Command::Simulate(args) => simulate::run(&cx, args, progress),
+        Command::Stats(args) => stats::run(&cx, args),
+        Command::Deck(args) => deck::run(&cx, args),
+        Command::Diff(args) => diff::run(&cx, args, progress),
+        Command::Import(args) => sheet::import(&cx, args),
+        Command::ExportSheet(args) => sheet::export(&cx, args),
+        Command::New(args) => scaffold::run(&cx, args),
+        Command::Watch(args) => watch::run(&cx, args, progress),
+        Command::Gallery(args) => gallery::run(&cx, args, progress),
+        Command::Games => games::run(&cx),
+        Command::Init => scaffold::init(&cx),
+        Command::Templates(args) => templates::run(&cx, args),
         Command::Completions(args) => manual::completions(args),
         Command::Man => manual::man(),
     }

@@ -2,17 +2,16 @@
 //! the laid-out pages, what would print badly. Writes nothing.
 
 use super::check::human;
-use super::{Fatal, Outcome, project_shared, render_each, use_color};
-use crate::check::check;
-use crate::cli::{Cli, Format, PaperArg, PreflightArgs};
-use crate::pack::yaml::Limits;
+use super::{Fatal, Outcome, render_each, use_color};
+use crate::cli::{Format, PaperArg, PreflightArgs};
 use crate::render::impose;
 use crate::render::pipeline::build_all;
 use crate::render::{KitOptions, preflight};
 
-pub fn run(cli: &Cli, args: &PreflightArgs, progress: &dyn super::Progress) -> Result<Outcome, Fatal> {
+pub fn run(cx: &super::Ctx, args: &PreflightArgs, progress: &dyn super::Progress) -> Result<Outcome, Fatal> {
+    let cli = cx.cli;
     let color = use_color(cli.color);
-    let report = check(&cli.data, &args.select.games, &Limits::default())?;
+    let report = cx.check(&args.select.games)?;
     if report.has_errors() {
         let stdout = match cli.format {
             Format::Human => human(&report, color, None) + "preflight refused: the data has errors\n",
@@ -20,7 +19,7 @@ pub fn run(cli: &Cli, args: &PreflightArgs, progress: &dyn super::Progress) -> R
         };
         return Ok(Outcome::report(stdout, false));
     }
-    let shared = project_shared()?;
+    let shared = cx.shared()?;
     let opts = KitOptions {
         papers: args
             .paper

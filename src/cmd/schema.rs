@@ -4,15 +4,13 @@ use std::path::PathBuf;
 
 use super::check::human;
 use super::{Fatal, Outcome, Status, use_color};
-use crate::check::check;
-use crate::cli::{Cli, SchemaArgs};
+use crate::cli::SchemaArgs;
 use crate::diag::Severity;
 use crate::fsx::write_atomic;
-use crate::pack::yaml::Limits;
-use crate::schema::{game_schema, kind_schema, to_pretty};
 
-pub fn run(cli: &Cli, args: &SchemaArgs) -> Result<Outcome, Fatal> {
-    let report = check(&cli.data, &args.games, &Limits::default())?;
+pub fn run(cx: &super::Ctx, args: &SchemaArgs) -> Result<Outcome, Fatal> {
+    let cli = cx.cli;
+    let report = cx.check(&args.games)?;
     // Component problems do not matter here (the schemas help fix them),
     // but a broken game.yaml gives no trustworthy schema.
     let decl_broken = report.diagnostics.items.iter().any(|d| {
@@ -35,20 +33,18 @@ pub fn run(cli: &Cli, args: &SchemaArgs) -> Result<Outcome, Fatal> {
     }
     let mut files: Vec<(PathBuf, String)> = Vec::new();
     for game in &report.games {
-        let dir = game.dir.join("schemas");
-        files.push((dir.join("game.schema.json"), to_pretty(&game_schema())));
-        for kind in game.kinds.values() {
-            files.push((
-                dir.join(format!("{}.schema.json", kind.id)),
-                to_pretty(&kind_schema(game, kind)),
-            ));
+        if !args.check {
+            cx.editable(game, "given schemas")?;
         }
+        files.extend(crate::schema::pack_files(game));
     }
     let mut stdout = String::new();
     let mut stale = 0;
     for (path, content) in &files {
         // Compared as the data is read: bounded, a FIFO or a link out of the data not read.
-        let current = crate::fsx::read::Scope::within(&cli.data)
+        // `<data>/<game>/schemas/<file>`: read within the data folder.
+        let data = path.ancestors().nth(3).unwrap_or(std::path::Path::new("."));
+        let current = crate::fsx::read::Scope::within(data)
             .ok()
             .and_then(|scope| crate::fsx::read::read_bounded(path, crate::fsx::read::max::PACK_FILE, &scope).ok())
             .and_then(|b| String::from_utf8(b).ok());

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::{Fatal, Outcome, Status, use_color};
 use crate::check::{Report, check};
-use crate::cli::{Cli, ExportSheetArgs, Format, ImportArgs};
+use crate::cli::{ExportSheetArgs, Format, ImportArgs};
 use crate::diag::{Diagnostic, Severity, SourceMap, render_human, to_json};
 use crate::fsx::read::Scope;
 use crate::fsx::txn::{FileTxn, Scratch, copy_tree};
@@ -68,8 +68,9 @@ pub fn read_kind(dir: &Path, kind: &str) -> Result<Result<Vec<FileData>, (Diagno
     Ok(Ok(files))
 }
 
-pub fn export(cli: &Cli, args: &ExportSheetArgs) -> Result<Outcome, Fatal> {
-    let report = check(&cli.data, std::slice::from_ref(&args.game), &Limits::default())?;
+pub fn export(cx: &super::Ctx, args: &ExportSheetArgs) -> Result<Outcome, Fatal> {
+    let cli = cx.cli;
+    let report = cx.check(std::slice::from_ref(&args.game))?;
     let (game, kind) = game_and_kind(&report, &args.game, &args.kind)?;
     let files = match read_kind(&game.dir, &kind.id)? {
         Ok(f) => f,
@@ -140,10 +141,15 @@ fn file_path(pack: &Path, kind: &str, f: &FileData) -> PathBuf {
     }
 }
 
-pub fn import(cli: &Cli, args: &ImportArgs) -> Result<Outcome, Fatal> {
+pub fn import(cx: &super::Ctx, args: &ImportArgs) -> Result<Outcome, Fatal> {
+    let cli = cx.cli;
     let color = use_color(cli.color);
-    let report = check(&cli.data, std::slice::from_ref(&args.game), &Limits::default())?;
+    let report = cx.check(std::slice::from_ref(&args.game))?;
     let (game, kind) = game_and_kind(&report, &args.game, &args.kind)?;
+    if !args.check {
+        cx.editable(game, "imported into")?;
+    }
+    let data = game.dir.parent().unwrap_or(Path::new("."));
     let sheet = match sheet::read_sheet(&args.file, args.sheet.as_deref(), &kind.id) {
         Ok(s) => s,
         Err(ReadSheetError::Unreadable(msg)) => return Err(Fatal::Setup(msg)),
@@ -188,10 +194,10 @@ pub fn import(cli: &Cli, args: &ImportArgs) -> Result<Outcome, Fatal> {
         let path = path.to_path_buf();
         move |source| Fatal::Write { path, source }
     };
-    let scratch = Scratch::beside(&cli.data).map_err(io(&cli.data))?;
+    let scratch = Scratch::beside(data).map_err(io(data))?;
     let folder = game.dir.file_name().unwrap_or_default();
     let copy = scratch.path().join(folder);
-    let scope = Scope::within(&cli.data).map_err(io(&cli.data))?;
+    let scope = Scope::within(data).map_err(io(data))?;
     copy_tree(&game.dir, &copy, &scope).map_err(io(&copy))?;
     for (_, p) in kind_files(&copy, &kind.id)? {
         std::fs::remove_file(&p).map_err(io(&p))?;
@@ -277,7 +283,7 @@ pub fn import(cli: &Cli, args: &ImportArgs) -> Result<Outcome, Fatal> {
     let write = errors == 0 && !args.check;
     if write {
         // The kind's files are replaced and removed together, or not at all.
-        let mut txn = FileTxn::begin(&cli.data).map_err(io(&cli.data))?;
+        let mut txn = FileTxn::begin(data).map_err(io(data))?;
         for (p, w) in targets.iter().zip(&written) {
             txn.put(p, w.text.as_bytes()).map_err(io(p))?;
         }
@@ -286,7 +292,7 @@ pub fn import(cli: &Cli, args: &ImportArgs) -> Result<Outcome, Fatal> {
                 txn.remove(p).map_err(io(p))?;
             }
         }
-        txn.commit().map_err(io(&cli.data))?;
+        txn.commit().map_err(io(data))?;
     }
     let summary = {
         let what = format!(

@@ -6,19 +6,20 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::{Fatal, Outcome, Progress};
-use crate::cli::{Cli, Format, SimulateArgs};
+use crate::cli::{Format, SimulateArgs};
 use crate::diag::Code;
 use crate::rules::Options;
 use crate::rules::selfplay::Policy;
 use crate::stats::sim::{self, Summary};
 
-pub fn run(cli: &Cli, args: &SimulateArgs, progress: &dyn Progress) -> Result<Outcome, Fatal> {
+pub fn run(cx: &super::Ctx, args: &SimulateArgs, progress: &dyn Progress) -> Result<Outcome, Fatal> {
+    let cli = cx.cli;
     let policies: Vec<Policy> = args
         .players
         .iter()
         .map(|p| Policy::parse(p).ok_or_else(|| Fatal::Setup(format!("`{p}` is not a player: `random` or `greedy`"))))
         .collect::<Result<_, _>>()?;
-    let game = super::deck::load_game(&cli.data, &args.game)?;
+    let game = cx.load_game(&args.game)?;
     let engine = match crate::rules::engine_for(&game) {
         Some(Ok(e)) => e,
         Some(Err(_)) => {
@@ -29,10 +30,20 @@ pub fn run(cli: &Cli, args: &SimulateArgs, progress: &dyn Progress) -> Result<Ou
         }
         None => return Err(Fatal::Setup(format!("pnpkit has no rules engine for `{}`", game.id))),
     };
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("output").join(&game.id).join("simulated"));
+    // Outside a project and without `--out`, the logs are replayed from a
+    // private folder and not kept.
+    let scratch;
+    let (out, kept) = match (&args.out, cx.out(&None)) {
+        (Some(out), _) => (out.clone(), true),
+        (None, Ok(out)) => (out.join(&game.id).join("simulated"), true),
+        (None, Err(_)) => {
+            scratch = tempfile::tempdir().map_err(|source| Fatal::Write {
+                path: std::env::temp_dir(),
+                source,
+            })?;
+            (scratch.path().to_path_buf(), false)
+        }
+    };
     let play = |i: u32, attempt: u32| {
         sim::game(
             engine.as_ref(),
@@ -68,7 +79,7 @@ pub fn run(cli: &Cli, args: &SimulateArgs, progress: &dyn Progress) -> Result<Ou
         loop {
             let r = super::log::check_log_with(
                 &mut games,
-                &cli.data,
+                &cx.catalog,
                 f,
                 &crate::fsx::read::Scope::named(),
                 &Options::default(),
@@ -94,7 +105,14 @@ pub fn run(cli: &Cli, args: &SimulateArgs, progress: &dyn Progress) -> Result<Ou
             })?;
         }
     }
-    let summary = Summary::of(&game.id, args.seed, &played, &out, unclean.len(), redrawn);
+    let summary = Summary::of(
+        &game.id,
+        args.seed,
+        &played,
+        kept.then_some(out.as_path()),
+        unclean.len(),
+        redrawn,
+    );
     let mut stdout = match cli.format {
         Format::Human => summary.human(),
         Format::Json => serde_json::to_string_pretty(&summary).unwrap_or_default() + "\n",

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use super::{Fatal, Outcome, render_each, use_color};
-use crate::cli::{Cli, Format, StatsArgs};
+use crate::cli::{Format, StatsArgs};
 use crate::diag::{Diagnostic, SourceMap};
 use crate::fsx::read::Scope;
 use crate::rules::Options;
@@ -34,14 +34,15 @@ fn files(args: &StatsArgs) -> Result<Vec<(PathBuf, Scope)>, Fatal> {
     Ok(out)
 }
 
-pub fn run(cli: &Cli, args: &StatsArgs) -> Result<Outcome, Fatal> {
+pub fn run(cx: &super::Ctx, args: &StatsArgs) -> Result<Outcome, Fatal> {
+    let cli = cx.cli;
     let mut games = super::log::Games::default();
     let mut problems: Vec<(Diagnostic, SourceMap)> = Vec::new();
     let mut records: Vec<Record> = Vec::new();
     let mut game_id: Option<String> = None;
     let mut mixed = false;
     for (f, scope) in files(args)? {
-        let report = super::log::check_log_with(&mut games, &cli.data, &f, &scope, &Options::default())?;
+        let report = super::log::check_log_with(&mut games, &cx.catalog, &f, &scope, &Options::default())?;
         let legal = report.is_legal();
         let (Some(log), Some(replay)) = (&report.log, &report.replay) else {
             let first = report.diagnostics.first();

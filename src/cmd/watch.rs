@@ -14,8 +14,7 @@ use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use super::{Fatal, Outcome, Progress, Status, use_color};
-use crate::check::check;
-use crate::cli::{Cli, PaperArg, WatchArgs};
+use crate::cli::{PaperArg, WatchArgs};
 use crate::diag::{Diagnostic, SourceMap, render_human};
 use crate::fsx::write_atomic;
 use crate::pack::yaml::Limits;
@@ -120,7 +119,7 @@ impl Session {
         let mut problems = Vec::new();
         self.last = [(0, 0.0); 2];
         for game in games {
-            let template = crate::render::pipeline::template_for(&self.root, &game.id);
+            let template = crate::render::pipeline::template_for(&self.shared, game);
             let locales = opts.locales.clone().unwrap_or_else(|| game.locales.clone());
             for locale in locales.iter().filter(|l| game.locales.contains(l)) {
                 let pieces = plan_pieces(game, locale, opts, &template);
@@ -252,7 +251,12 @@ impl Session {
     pub fn rebuild(&mut self, report: &dyn Report) -> Result<Rebuilt, Fatal> {
         let start = Instant::now();
         self.started = start;
-        let checked = check(&self.data, std::slice::from_ref(&self.game), &Limits::default())?;
+        let pack = crate::check::PackDir {
+            dir: self.data.join(&self.game),
+            data: self.data.clone(),
+            built_in: false,
+        };
+        let checked = crate::check::check_packs(&[pack], &self.root.join("fonts"), &Limits::default())?;
         if checked.has_errors() {
             let text = render_human(&checked.diagnostics.items, &checked.sources, self.color);
             report.line(text.trim_end());
@@ -348,7 +352,8 @@ impl Session {
         events: Receiver<notify_debouncer_full::DebounceEventResult>,
         report: &dyn Report,
     ) -> Result<(), Fatal> {
-        let fonts = self.root.join("fonts").canonicalize().unwrap_or_default();
+        // A project without `fonts/` uses the built-in fonts: no path is a font change.
+        let fonts = self.root.join("fonts").canonicalize().ok();
         for batch in events {
             let paths: Vec<PathBuf> = match batch {
                 Ok(events) => events
@@ -367,7 +372,7 @@ impl Session {
             if paths.is_empty() {
                 continue;
             }
-            if paths.iter().any(|p| p.starts_with(&fonts)) {
+            if fonts.as_ref().is_some_and(|f| paths.iter().any(|p| p.starts_with(f))) {
                 self.reload_fonts()?;
             }
             let root = self.root.canonicalize().unwrap_or_default();
@@ -509,35 +514,29 @@ fn relevant(p: &Path) -> bool {
 }
 
 fn load_shared(root: &Path) -> Result<Shared, Fatal> {
-    let shared = Shared::new(root, crate::render::pipeline::epoch()).map_err(|e| {
-        Fatal::Setup(format!(
-            "cannot load fonts from `fonts/`: {e} (run pnpkit from the project root)"
-        ))
-    })?;
-    if shared.font_count() == 0 {
-        return Err(Fatal::Setup(
-            "no font in `fonts/`: pnpkit renders only with the project's fonts".into(),
-        ));
-    }
-    Ok(shared)
+    Shared::new(root, crate::render::pipeline::epoch())
+        .map_err(|e| Fatal::Setup(format!("cannot load the project's fonts from `fonts/`: {e}")))
 }
 
-pub fn run(cli: &Cli, args: &WatchArgs, progress: &dyn Progress) -> Result<Outcome, Fatal> {
+pub fn run(cx: &super::Ctx, args: &WatchArgs, progress: &dyn Progress) -> Result<Outcome, Fatal> {
+    let cli = cx.cli;
+    let (root, data) = (cx.need_root()?, cx.data()?);
+    let out = cx.out(&args.out)?;
     let game = match &args.game {
         Some(g) => g.clone(),
-        None => crate::pack::pack_dirs(&cli.data, &[])?
+        None => crate::pack::pack_dirs(data, &[])?
             .first()
             .and_then(|d| d.file_name())
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default(),
     };
     // Fail early (exit 2) on a game that is not there.
-    crate::pack::pack_dirs(&cli.data, std::slice::from_ref(&game))?;
+    crate::pack::pack_dirs(data, std::slice::from_ref(&game))?;
     let paper = match args.paper {
         PaperArg::A4 => impose::A4,
         PaperArg::Letter => impose::LETTER,
     };
-    let mut session = Session::new(&cli.data, Path::new("."), &args.out, &game, args.locale.clone(), paper)?;
+    let mut session = Session::new(data, root, &out, &game, args.locale.clone(), paper)?;
     session.color = use_color(cli.color);
     let report = |s: &str| progress.message(s);
     let first = session.rebuild(&report)?;
@@ -563,7 +562,7 @@ pub fn run(cli: &Cli, args: &WatchArgs, progress: &dyn Progress) -> Result<Outco
     report(&format!(
         "watching {} (data, templates, fonts); output in {}; Ctrl-C to stop",
         game,
-        args.out.display()
+        out.display()
     ));
     session.run_loop(rx, &report)?;
     Ok(Outcome {

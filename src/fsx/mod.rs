@@ -43,3 +43,42 @@ mod tests {
         assert_eq!(std::fs::read_dir(p.parent().unwrap()).unwrap().count(), 1);
     }
 }
+
+/// `path` as seen from `base` (both absolute): `.` for the same folder,
+/// `..` for its parent, `data` below it; `path` itself when they share no root.
+pub fn relative(path: &Path, base: &Path) -> std::path::PathBuf {
+    let p: Vec<std::path::Component> = path.components().collect();
+    let b: Vec<std::path::Component> = base.components().collect();
+    let common = p.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    if common == 0 {
+        return path.to_path_buf();
+    }
+    let mut out = std::path::PathBuf::new();
+    for _ in common..b.len() {
+        out.push("..");
+    }
+    for c in &p[common..] {
+        out.push(c);
+    }
+    if out.as_os_str().is_empty() {
+        out.push(".");
+    }
+    out
+}
+
+#[cfg(test)]
+mod relative_tests {
+    use super::relative;
+    use std::path::Path;
+
+    #[test]
+    fn paths_read_from_the_current_folder() {
+        assert_eq!(relative(Path::new("/p"), Path::new("/p")), Path::new("."));
+        assert_eq!(relative(Path::new("/p/data"), Path::new("/p")), Path::new("data"));
+        assert_eq!(relative(Path::new("/p"), Path::new("/p/a/b")), Path::new("../.."));
+        assert_eq!(
+            relative(Path::new("/p/output"), Path::new("/p/cards")),
+            Path::new("../output")
+        );
+    }
+}

@@ -9,7 +9,7 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 /// The largest file of each kind pnpkit reads, in bytes. docs/reliability.md
-/// lists them; `tests/reliability.rs` checks that it says the same.
+/// lists them; `tests/bounded/bounds.rs` checks that it says the same.
 pub mod max {
     const MIB: u64 = 1024 * 1024;
     /// A YAML file of a pack (`game.yaml`, components, rules).

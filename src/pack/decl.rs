@@ -26,8 +26,10 @@ const GAME_KEYS: &[&str] = &[
     "icons",
     "fonts",
     "effects",
+    "decks",
+    "cover",
 ];
-const KIND_KEYS: &[&str] = &["name", "size", "shape", "fields", "rules", "variants"];
+const KIND_KEYS: &[&str] = &["name", "size", "shape", "fields", "rules", "variants", "back"];
 const RULE_KEYS: &[&str] = &["id", "when", "require", "forbid", "expect", "match", "message"];
 const KIT_KEYS: &[&str] = &["id", "name", "kinds", "where", "sum", "count"];
 
@@ -42,6 +44,10 @@ pub struct Decl {
     /// Where each field was declared: (kind, field) → span.
     pub field_spans: IndexMap<(String, String), Span>,
     pub kit: Vec<KitEntry>,
+    /// The decks players shuffle.
+    pub decks: Vec<crate::model::DeckDecl>,
+    /// What the cover tells the table besides the files.
+    pub cover: crate::model::Cover,
     /// The rule ids of the game (`OW-1` … `OW-16`), and where they are declared.
     pub rule_ids: Vec<String>,
     pub rule_ids_span: Option<Span>,
@@ -144,8 +150,16 @@ pub fn read_decl(root: &Node, folder: &str, diags: &mut Vec<Diagnostic>) -> Opti
         .take("kit")
         .map(|n| read_kit(n, &locales, &kinds, diags))
         .unwrap_or_default();
+    let decks = m
+        .take("decks")
+        .map(|n| super::decks::read_decks(n, &locales, &kinds, diags))
+        .unwrap_or_default();
     let rule_ids_node = m.take("rule_ids");
     let rule_ids = rule_ids_node.map(|n| read_rule_ids(n, diags)).unwrap_or_default();
+    let cover = m
+        .take("cover")
+        .map(|n| super::cover::read_cover(n, &locales, &kinds, &rule_ids, diags))
+        .unwrap_or_default();
     let construction = m
         .take("construction")
         .and_then(|n| super::construction::read_construction(n, &kinds, &locales, diags));
@@ -170,6 +184,8 @@ pub fn read_decl(root: &Node, folder: &str, diags: &mut Vec<Diagnostic>) -> Opti
         kinds,
         field_spans,
         kit,
+        decks,
+        cover,
         rule_ids,
         rule_ids_span: rule_ids_node.map(|n| n.span),
         construction,
@@ -321,6 +337,9 @@ fn read_kind(
         .take("rules")
         .map(|n| read_rules(n, kid, &fields, diags))
         .unwrap_or_default();
+    let back = m
+        .take("back")
+        .and_then(|n| super::decks::read_back(n, &what, &fields, diags));
     m.finish(KIND_KEYS, diags);
     Some(Kind {
         id: kid.to_owned(),
@@ -330,6 +349,7 @@ fn read_kind(
         fields,
         rules,
         variants: variants.map(|(v, _)| v),
+        back,
     })
 }
 
@@ -902,7 +922,6 @@ fn read_kit(
     let Some(items) = read_seq(node, "`kit`", diags) else {
         return out;
     };
-    let kind_names: Vec<&str> = kinds.keys().map(String::as_str).collect();
     for item in items {
         let Some(mut m) = MapReader::new(item, "a kit entry", diags) else {
             continue;
@@ -923,63 +942,14 @@ fn read_kit(
         let name = m
             .require("name", "the entry's name in every locale", diags)
             .and_then(|n| read_text(n, &format!("the name of {what}"), locales, diags));
-        let mut entry_kinds = Vec::new();
-        if let Some(kn) = m.require("kinds", "the list of kinds counted", diags)
-            && let Some(list) = read_seq(kn, &format!("`kinds` of {what}"), diags)
-        {
-            for k in list {
-                let Some(s) = read_str(k, "a kind", diags) else {
-                    continue;
-                };
-                if kinds.contains_key(s) {
-                    entry_kinds.push(s.to_owned());
-                } else {
-                    let mut d = Diagnostic::new(Code::BadDeclaration, format!("{what} counts unknown kind `{s}`"))
-                        .at(k.span)
-                        .label("not a declared kind")
-                        .expected(format!("one of {}", quote_list(&kind_names)));
-                    d = d.suggest(s, kind_names.iter().copied());
-                    diags.push(d);
-                }
-            }
-        }
-        let mut filter = IndexMap::new();
-        if let Some(wn) = m.take("where")
-            && let Some(entries) = wn.as_map()
-        {
-            for (k, v) in entries {
-                let Some(field) = read_str(k, "a filter field", diags) else {
-                    continue;
-                };
-                let declared = entry_kinds
-                    .iter()
-                    .all(|kind| kinds[kind].fields.contains_key(field) || BUILTIN_FIELDS.contains(&field));
-                if !declared {
-                    diags.push(
-                        Diagnostic::new(
-                            Code::BadDeclaration,
-                            format!("{what} filters on `{field}`, a field not every counted kind has"),
-                        )
-                        .at(k.span)
-                        .label("unknown field for the counted kinds")
-                        .expected("a field declared by every kind in `kinds`"),
-                    );
-                }
-                let values: Vec<String> = match &v.value {
-                    Value::Seq(items) => items.iter().filter_map(scalar_key).collect(),
-                    _ => scalar_key(v).into_iter().collect(),
-                };
-                filter.insert(field.to_owned(), values);
-            }
-        } else if let Some(wn) = item.get("where")
-            && wn.as_map().is_none()
-        {
-            diags.push(wrong_type(
-                wn,
-                &format!("`where` of {what}"),
-                "a mapping of field: value",
-            ));
-        }
+        let entry_kinds = m
+            .require("kinds", "the list of kinds counted", diags)
+            .map(|kn| read_kind_list(kn, &what, kinds, diags))
+            .unwrap_or_default();
+        let filter = m
+            .take("where")
+            .map(|wn| read_filter(wn, &what, &entry_kinds, kinds, diags))
+            .unwrap_or_default();
         let sum = m.take("sum").and_then(|n| {
             let s = read_str(n, &format!("`sum` of {what}"), diags)?;
             let ok = entry_kinds
@@ -1011,6 +981,78 @@ fn read_kit(
                 count,
                 span: count_node.map(|n| n.span),
             });
+        }
+    }
+    out
+}
+
+/// A `where:` filter of a kit entry or a deck: field → accepted values, each
+/// field declared by every kind the entry takes.
+pub(super) fn read_filter(
+    node: &Node,
+    what: &str,
+    entry_kinds: &[String],
+    kinds: &IndexMap<String, Kind>,
+    diags: &mut Vec<Diagnostic>,
+) -> IndexMap<String, Vec<String>> {
+    let mut filter = IndexMap::new();
+    let Some(entries) = node.as_map() else {
+        diags.push(wrong_type(
+            node,
+            &format!("`where` of {what}"),
+            "a mapping of field: value",
+        ));
+        return filter;
+    };
+    for (k, v) in entries {
+        let Some(field) = read_str(k, "a filter field", diags) else {
+            continue;
+        };
+        let declared = entry_kinds
+            .iter()
+            .all(|kind| kinds[kind].fields.contains_key(field) || BUILTIN_FIELDS.contains(&field));
+        if !declared {
+            diags.push(
+                Diagnostic::new(
+                    Code::BadDeclaration,
+                    format!("{what} filters on `{field}`, a field not every counted kind has"),
+                )
+                .at(k.span)
+                .label("unknown field for the counted kinds")
+                .expected("a field declared by every kind in `kinds`"),
+            );
+        }
+        let values: Vec<String> = match &v.value {
+            Value::Seq(items) => items.iter().filter_map(scalar_key).collect(),
+            _ => scalar_key(v).into_iter().collect(),
+        };
+        filter.insert(field.to_owned(), values);
+    }
+    filter
+}
+
+/// The `kinds:` list of a kit entry or a deck: declared kinds only.
+pub(super) fn read_kind_list(
+    node: &Node,
+    what: &str,
+    kinds: &IndexMap<String, Kind>,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<String> {
+    let kind_names: Vec<&str> = kinds.keys().map(String::as_str).collect();
+    let mut out = Vec::new();
+    for k in read_seq(node, &format!("`kinds` of {what}"), diags).unwrap_or_default() {
+        let Some(s) = read_str(k, "a kind", diags) else {
+            continue;
+        };
+        if kinds.contains_key(s) {
+            out.push(s.to_owned());
+        } else {
+            let d = Diagnostic::new(Code::BadDeclaration, format!("{what} counts unknown kind `{s}`"))
+                .at(k.span)
+                .label("not a declared kind")
+                .expected(format!("one of {}", quote_list(&kind_names)))
+                .suggest(s, kind_names.iter().copied());
+            diags.push(d);
         }
     }
     out

@@ -3,6 +3,8 @@
 
 pub mod assets;
 pub mod construction;
+pub mod cover;
+pub mod decks;
 pub mod decl;
 pub mod draw;
 pub mod effects;
@@ -30,13 +32,17 @@ pub enum LoadError {
     Io { path: PathBuf, source: io::Error },
     /// The data directory holds no pack (or not the requested ones).
     NoPacks { path: PathBuf, detail: String },
+    /// The command needs a project's games and the current folder is in none.
+    NoProject,
 }
 
 impl std::fmt::Display for LoadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             LoadError::Io { path, source } => write!(f, "cannot read `{}`: {source}", path.display()),
+            LoadError::NoPacks { path, detail } if path.as_os_str().is_empty() => f.write_str(detail),
             LoadError::NoPacks { path, detail } => write!(f, "{detail} in `{}`", path.display()),
+            LoadError::NoProject => f.write_str(crate::project::NOT_IN_A_PROJECT),
         }
     }
 }

@@ -34,6 +34,20 @@ pub enum Duplex {
     Short,
 }
 
+/// How neighbouring pieces are cut apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Cuts {
+    /// Each piece is cut on its own lines, with a gap between neighbours
+    /// that holds each one's own bleed: a cut a little off the line shows
+    /// more of the piece's own colour, never a stripe of its neighbour.
+    /// Fewer pieces fit a page.
+    Separate,
+    /// Neighbours touch and share one cut line (most pieces per page; a cut
+    /// off the line shows a sliver of the neighbour where colours differ).
+    Shared,
+}
+
 /// Printer and cutting settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {
@@ -43,32 +57,33 @@ pub struct Settings {
     pub bleed: f64,
     /// Shortest crop mark worth drawing.
     pub min_mark: f64,
+    /// Least bleed past an outer cut when room is short (never more than `bleed`).
+    pub min_bleed: f64,
+    pub cuts: Cuts,
 }
+
+/// The common unprintable border of home printers: a quarter inch.
+pub const QUARTER_INCH: f64 = 6.35;
+
+/// The narrowest gap between separately cut neighbours: each keeps 1 mm of
+/// its own bleed past its cut, twice a careful hand's error.
+pub const MIN_GAP: f64 = 2.0;
 
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            margin: 5.0,
+            margin: QUARTER_INCH,
             bleed: 3.0,
             min_mark: 1.5,
+            min_bleed: 2.0,
+            cuts: Cuts::Separate,
         }
     }
-}
-
-/// How pieces sit on the sheet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Mode {
-    /// Pieces apart, each with full bleed on every side.
-    Spaced,
-    /// Pieces touching: shared cut lines, bleed only on the outer edges.
-    Abutting,
 }
 
 /// A chosen grid for one piece size on one page area.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Grid {
-    pub mode: Mode,
     pub cols: usize,
     pub rows: usize,
     /// Distance between the left edges (top edges) of neighbouring pieces.
@@ -80,8 +95,9 @@ pub struct Grid {
     /// Bleed drawn past the outer cut lines (may be less than asked for when room is short).
     pub outer_bleed_x: f64,
     pub outer_bleed_y: f64,
-    /// Bleed between pieces (0 when abutting).
-    pub inner_bleed: f64,
+    /// Bleed between neighbours across and down: half the gap (0 at shared cuts).
+    pub inner_bleed_x: f64,
+    pub inner_bleed_y: f64,
     pub w: f64,
     pub h: f64,
 }
@@ -103,6 +119,14 @@ impl Grid {
             ..self
         }
     }
+
+    /// Whether neighbours share cut lines across (`x`) or down.
+    pub fn shared_cuts(&self) -> (bool, bool) {
+        (
+            self.cols > 1 && self.inner_bleed_x == 0.0,
+            self.rows > 1 && self.inner_bleed_y == 0.0,
+        )
+    }
 }
 
 /// A rectangle: the printable area, or a region of the page.
@@ -114,56 +138,21 @@ pub struct Rect {
     pub h: f64,
 }
 
-/// Fits as many `w`×`h` pieces as possible into `area`.
-///
-/// The largest grid is the abutting one. When the same grid also fits with
-/// gaps and full bleed around every piece, it is spaced; otherwise pieces
-/// abut, sharing cut lines, with bleed only on the outer edges.
+/// Fits as many `w`×`h` pieces as possible into `area`: along each axis the
+/// most pieces for which every outer edge keeps at least `min_bleed` of bleed,
+/// every cut line a crop mark of at least `min_mark`, and separately cut
+/// neighbours (`Cuts::Separate`) a gap of at least [`MIN_GAP`]. Room left over
+/// goes first to the outer bleed (up to `bleed`), then to the gaps (up to
+/// twice the bleed: full bleed on every side), then to the marks.
 /// Returns `None` when not even one piece fits.
 pub fn choose_grid(area: Rect, w: f64, h: f64, s: &Settings) -> Option<Grid> {
-    let abutting = fit(area, w, h, s, Mode::Abutting)?;
-    match fit(area, w, h, s, Mode::Spaced) {
-        Some(spaced) if spaced.cols >= abutting.cols && spaced.rows >= abutting.rows => {
-            Some(spaced.limited(abutting.cols, abutting.rows, area))
-        }
-        _ => Some(abutting),
-    }
-}
-
-/// Pieces along one axis: (count, outer bleed) or none.
-fn fit_axis(avail: f64, size: f64, s: &Settings, mode: Mode) -> Option<(usize, f64)> {
-    let eps = 1e-9;
-    match mode {
-        Mode::Spaced => {
-            // Each piece takes size + 2·bleed; marks need min_mark on both outer sides.
-            let pitch = size + 2.0 * s.bleed;
-            let n = ((avail - 2.0 * s.min_mark + eps) / pitch).floor();
-            (n >= 1.0).then_some((n as usize, s.bleed))
-        }
-        Mode::Abutting => {
-            // Pieces touch; outer bleed shrinks (down to 0) to leave room for marks.
-            let n = ((avail - 2.0 * s.min_mark + eps) / size).floor();
-            if n < 1.0 {
-                return None;
-            }
-            let slack = (avail - n * size) / 2.0;
-            Some((n as usize, (slack - s.min_mark).clamp(0.0, s.bleed)))
-        }
-    }
-}
-
-fn fit(area: Rect, w: f64, h: f64, s: &Settings, mode: Mode) -> Option<Grid> {
-    let (cols, bx) = fit_axis(area.w, w, s, mode)?;
-    let (rows, by) = fit_axis(area.h, h, s, mode)?;
-    let (pitch_x, pitch_y, inner) = match mode {
-        Mode::Spaced => (w + 2.0 * s.bleed, h + 2.0 * s.bleed, s.bleed),
-        Mode::Abutting => (w, h, 0.0),
-    };
+    let (cols, gx, bx) = fit_axis(area.w, w, s)?;
+    let (rows, gy, by) = fit_axis(area.h, h, s)?;
+    let (pitch_x, pitch_y) = (w + gx, h + gy);
     // Centre the trim boxes of the grid in the area.
     let grid_w = pitch_x * (cols - 1) as f64 + w;
     let grid_h = pitch_y * (rows - 1) as f64 + h;
     Some(Grid {
-        mode,
         cols,
         rows,
         pitch_x,
@@ -172,10 +161,39 @@ fn fit(area: Rect, w: f64, h: f64, s: &Settings, mode: Mode) -> Option<Grid> {
         y0: area.y + (area.h - grid_h) / 2.0,
         outer_bleed_x: bx,
         outer_bleed_y: by,
-        inner_bleed: inner,
+        inner_bleed_x: gx / 2.0,
+        inner_bleed_y: gy / 2.0,
         w,
         h,
     })
+}
+
+/// Pieces along one axis: (count, gap between neighbours, outer bleed) or none.
+fn fit_axis(avail: f64, size: f64, s: &Settings) -> Option<(usize, f64, f64)> {
+    let eps = 1e-9;
+    let bleed = s.bleed.max(0.0);
+    let b_min = s.min_bleed.min(bleed);
+    let g_min = match s.cuts {
+        Cuts::Separate => MIN_GAP.min(2.0 * bleed),
+        Cuts::Shared => 0.0,
+    };
+    // n·size + (n − 1)·gap + 2·(bleed + mark) ≤ avail
+    let n = ((avail - 2.0 * (b_min + s.min_mark) + g_min + eps) / (size + g_min)).floor();
+    if n < 1.0 {
+        // One piece that fits only with less bleed (a sheet as tall as the
+        // paper allows) keeps what bleed there is rather than being tiled.
+        let room = (avail - size) / 2.0 - s.min_mark;
+        return (room >= -eps).then(|| (1, 0.0, room.clamp(0.0, bleed)));
+    }
+    let mut slack = avail - n * size - (n - 1.0) * g_min - 2.0 * (b_min + s.min_mark);
+    let b = b_min + (bleed - b_min).min(slack / 2.0).max(0.0);
+    slack -= 2.0 * (b - b_min);
+    let g = if n > 1.0 && s.cuts == Cuts::Separate {
+        g_min + (2.0 * bleed - g_min).min(slack / (n - 1.0)).max(0.0)
+    } else {
+        0.0
+    };
+    Some((n as usize, g, b))
 }
 
 /// One piece on a page: trim box and bleed on each side (left, top, right, bottom).
@@ -202,13 +220,13 @@ impl Grid {
     pub fn slot(&self, col: usize, row: usize) -> Slot {
         let x = self.x0 + col as f64 * self.pitch_x;
         let y = self.y0 + row as f64 * self.pitch_y;
-        let side = |first: bool, last: bool, outer: f64| {
-            let left = if first { outer } else { self.inner_bleed };
-            let right = if last { outer } else { self.inner_bleed };
+        let side = |first: bool, last: bool, outer: f64, inner: f64| {
+            let left = if first { outer } else { inner };
+            let right = if last { outer } else { inner };
             (left, right)
         };
-        let (l, r) = side(col == 0, col + 1 == self.cols, self.outer_bleed_x);
-        let (t, b) = side(row == 0, row + 1 == self.rows, self.outer_bleed_y);
+        let (l, r) = side(col == 0, col + 1 == self.cols, self.outer_bleed_x, self.inner_bleed_x);
+        let (t, b) = side(row == 0, row + 1 == self.rows, self.outer_bleed_y, self.inner_bleed_y);
         Slot {
             x,
             y,
@@ -365,41 +383,62 @@ pub struct Tile {
     pub dst: Rect,
 }
 
-/// Splits a `w`×`h` board into page tiles that overlap by `overlap` mm so
-/// neighbouring pages can be aligned and glued.
+/// The glue band a tile shares with the next tile to its right and below.
+pub const TILE_OVERLAP: f64 = 10.0;
+/// Room around a tile for its edge marks (top, left, right and bottom).
+pub const TILE_MARKS: f64 = 2.5;
+/// Room under the bottom edge marks for the tile's label and assembly map
+/// (one line of 6 pt): small, so that a board as tall as Letter allows
+/// (258 mm inside a quarter-inch margin) still takes one row of sheets.
+pub const TILE_LABEL: f64 = 2.5;
+
+/// A tile's name: its row as a letter and its column as a number (`A1`,
+/// `A2` … `B1`), read like a page of text.
+pub fn tile_label(row: usize, col: usize) -> String {
+    let mut letters = String::new();
+    let mut n = row + 1;
+    while n > 0 {
+        let d = (n - 1) % 26;
+        letters.insert(0, (b'A' + d as u8) as char);
+        n = (n - 1) / 26;
+    }
+    format!("{letters}{}", col + 1)
+}
+
+/// Splits a `w`×`h` board into page tiles of one size that overlap their
+/// neighbours by exactly `overlap` mm, so that laying each tile's left (top)
+/// edge on the dashed line of the tile before it rebuilds the board: `n`
+/// tiles of width `t` across cover `n·t − (n−1)·overlap = w`.
 pub fn tiles(w: f64, h: f64, paper: &Paper, s: &Settings, overlap: f64) -> Vec<Tile> {
     let p = printable(paper, s);
-    // Room for alignment marks around each tile.
-    let inset = 4.0;
-    let tw = p.w - 2.0 * inset;
-    let th = p.h - 2.0 * inset;
-    let count = |total: f64, tile: f64| -> usize {
-        if total <= tile {
-            1
-        } else {
-            ((total - overlap) / (tile - overlap)).ceil() as usize
+    // The largest tile a page holds, with room for the marks and the label.
+    let tw = p.w - 2.0 * TILE_MARKS;
+    let th = p.h - 2.0 * TILE_MARKS - TILE_LABEL;
+    // Tiles along one axis, and the size of each.
+    let split = |total: f64, room: f64| -> (usize, f64) {
+        if total <= room + 1e-9 {
+            return (1, total);
         }
+        let n = ((total - overlap) / (room - overlap) - 1e-9).ceil().max(2.0) as usize;
+        (n, (total + (n - 1) as f64 * overlap) / n as f64)
     };
-    let (cols, rows) = (count(w, tw), count(h, th));
+    let (cols, sw) = split(w, tw);
+    let (rows, sh) = split(h, th);
     let mut out = Vec::new();
     for row in 0..rows {
         for col in 0..cols {
-            let sx = (col as f64 * (tw - overlap)).min((w - tw).max(0.0));
-            let sy = (row as f64 * (th - overlap)).min((h - th).max(0.0));
-            let sw = tw.min(w);
-            let sh = th.min(h);
             out.push(Tile {
                 col,
                 row,
                 src: Rect {
-                    x: sx,
-                    y: sy,
+                    x: col as f64 * (sw - overlap),
+                    y: row as f64 * (sh - overlap),
                     w: sw,
                     h: sh,
                 },
                 dst: Rect {
-                    x: p.x + inset + (tw - sw) / 2.0,
-                    y: p.y + inset + (th - sh) / 2.0,
+                    x: p.x + TILE_MARKS + (tw - sw) / 2.0,
+                    y: p.y + TILE_MARKS + (th - sh) / 2.0,
                     w: sw,
                     h: sh,
                 },
@@ -413,32 +452,68 @@ pub fn tiles(w: f64, h: f64, paper: &Paper, s: &Settings, overlap: f64) -> Vec<T
 mod tests {
     use super::*;
 
-    const POKER: (f64, f64) = (63.0, 88.0);
-
-    #[test]
-    fn poker_on_a4_and_letter_is_three_by_three_abutting() {
-        let s = Settings::default();
-        for paper in [A4, LETTER] {
-            let g = choose_grid(printable(&paper, &s), POKER.0, POKER.1, &s).unwrap();
-            assert_eq!((g.cols, g.rows), (3, 3), "{}", paper.name);
-            assert_eq!(g.mode, Mode::Abutting, "{}", paper.name);
-        }
-        // Spaced (full bleed all round) would fit only 2 columns on Letter.
-        let spaced = fit(printable(&LETTER, &s), POKER.0, POKER.1, &s, Mode::Spaced).unwrap();
-        assert_eq!(spaced.cols, 2);
+    /// The most pieces of `w`×`h` on a page, in the better orientation.
+    fn per_page(paper: &Paper, s: &Settings, w: f64, h: f64) -> usize {
+        let p = printable(paper, s);
+        let a = choose_grid(p, w, h, s).map_or(0, |g| g.capacity());
+        let b = choose_grid(p, h, w, s).map_or(0, |g| g.capacity());
+        a.max(b)
     }
 
     #[test]
-    fn with_room_pieces_get_gaps_and_full_bleed() {
+    fn pieces_per_page_follow_from_a_quarter_inch_printer_margin() {
         let s = Settings::default();
-        // Two 100×135 sheets on A4: the largest grid (1×2) also fits spaced.
-        let g = choose_grid(printable(&A4, &s), 100.0, 135.0, &s).unwrap();
-        assert_eq!((g.cols, g.rows, g.mode), (1, 2, Mode::Spaced));
-        assert_eq!(g.pitch_y, 141.0);
+        assert_eq!(s.margin, QUARTER_INCH);
+        for paper in [A4, LETTER] {
+            // Cut apart: 2 × 4 poker cards (turned), 7 × 10 round tokens.
+            assert_eq!(per_page(&paper, &s, 63.0, 88.0), 8, "{}", paper.name);
+            let p = printable(&paper, &s);
+            let g = choose_grid(p, 88.0, 63.0, &s).unwrap();
+            assert_eq!((g.cols, g.rows), (2, 4), "{}", paper.name);
+            assert!(g.inner_bleed_x >= MIN_GAP / 2.0 && g.inner_bleed_y >= MIN_GAP / 2.0);
+            assert!(g.outer_bleed_x >= s.min_bleed && g.outer_bleed_y >= s.min_bleed);
+        }
+        assert_eq!(per_page(&A4, &s, 25.0, 25.0), 70);
+        // Shared cuts fit 3 × 3 poker cards on A4 (2.65 mm of outer bleed
+        // across), but on Letter three rows of 88 mm leave 2.7 mm for the
+        // bleed and marks of both edges: 2 × 4 turned.
+        let shared = Settings {
+            cuts: Cuts::Shared,
+            ..s
+        };
+        assert_eq!(per_page(&A4, &shared, 63.0, 88.0), 9);
+        assert_eq!(per_page(&LETTER, &shared, 63.0, 88.0), 8);
+        assert_eq!(per_page(&A4, &shared, 25.0, 25.0), 77);
+        // `--margin 5` keeps its meaning: a printer that prints 5 mm from the
+        // edge fits 3 × 3 poker cards cut apart on A4, with 2 mm gaps.
+        let five = Settings { margin: 5.0, ..s };
+        assert_eq!(per_page(&A4, &five, 63.0, 88.0), 9);
+        let g = choose_grid(printable(&A4, &five), 63.0, 88.0, &five).unwrap();
+        assert!((g.pitch_x - 65.0).abs() < 1e-6 && g.outer_bleed_x >= 2.0 - 1e-9);
+    }
+
+    #[test]
+    fn with_room_neighbours_get_a_gap_with_full_bleed() {
+        let s = Settings::default();
+        // Two 100×130 sheets on A4: full bleed all round and a 6 mm gap.
+        let g = choose_grid(printable(&A4, &s), 100.0, 130.0, &s).unwrap();
+        assert_eq!((g.cols, g.rows), (1, 2));
+        assert!((g.pitch_y - 136.0).abs() < 1e-9);
         assert_eq!(g.slot(0, 1).bleed, [3.0; 4]);
-        // Small tokens: the largest grid only fits abutting.
-        let t = choose_grid(printable(&A4, &s), 25.0, 25.0, &s).unwrap();
-        assert_eq!((t.cols, t.rows, t.mode), (7, 11, Mode::Abutting));
+        assert_eq!(g.shared_cuts(), (false, false));
+        // Shared cuts only when asked for.
+        let t = choose_grid(
+            printable(&A4, &s),
+            25.0,
+            25.0,
+            &Settings {
+                cuts: Cuts::Shared,
+                ..s
+            },
+        )
+        .unwrap();
+        assert_eq!((t.cols, t.rows), (7, 11));
+        assert_eq!(t.shared_cuts(), (true, true));
     }
 
     #[test]
@@ -488,14 +563,48 @@ mod tests {
     }
 
     #[test]
-    fn boards_tile_with_overlap() {
+    fn board_tiles_overlap_exactly_and_cover_the_board() {
         let s = Settings::default();
-        let t = tiles(600.0, 450.0, &A4, &s, 10.0);
-        assert!(t.len() > 1);
-        let first = t[0].src;
-        let second = t[1].src;
-        assert!(second.x < first.x + first.w - 9.9, "tiles overlap");
-        let last = t.last().unwrap().src;
-        assert!((last.x + last.w - 600.0).abs() < 1e-9 && (last.y + last.h - 450.0).abs() < 1e-9);
+        for paper in [A4, LETTER] {
+            for (w, h) in [
+                (600.0, 450.0),
+                (356.0, 256.0),
+                (594.0, 420.0),
+                (552.0, 494.0),
+                (150.0, 100.0),
+            ] {
+                let t = tiles(w, h, &paper, &s, TILE_OVERLAP);
+                let p = printable(&paper, &s);
+                let cols = t.iter().map(|t| t.col).max().unwrap() + 1;
+                let rows = t.iter().map(|t| t.row).max().unwrap() + 1;
+                assert_eq!(t.len(), cols * rows);
+                for tile in &t {
+                    // Neighbours share exactly the marked band.
+                    if let Some(right) = t.iter().find(|o| o.row == tile.row && o.col == tile.col + 1) {
+                        let shared = tile.src.x + tile.src.w - right.src.x;
+                        assert!((shared - TILE_OVERLAP).abs() < 1e-9, "{w}x{h} {}: {shared}", paper.name);
+                    }
+                    if let Some(below) = t.iter().find(|o| o.col == tile.col && o.row == tile.row + 1) {
+                        let shared = tile.src.y + tile.src.h - below.src.y;
+                        assert!((shared - TILE_OVERLAP).abs() < 1e-9, "{w}x{h} {}: {shared}", paper.name);
+                    }
+                    // The tile, its marks and its label fit the printable area.
+                    assert!(tile.dst.x - TILE_MARKS >= p.x - 1e-9 && tile.dst.y - TILE_MARKS >= p.y - 1e-9);
+                    assert!(tile.dst.x + tile.dst.w + TILE_MARKS <= p.x + p.w + 1e-9);
+                    assert!(tile.dst.y + tile.dst.h + TILE_MARKS + TILE_LABEL <= p.y + p.h + 1e-9);
+                }
+                let last = t.last().unwrap().src;
+                assert!((last.x + last.w - w).abs() < 1e-9 && (last.y + last.h - h).abs() < 1e-9);
+                assert_eq!((t[0].src.x, t[0].src.y), (0.0, 0.0));
+            }
+        }
+    }
+
+    #[test]
+    fn tiles_are_named_by_row_letter_and_column_number() {
+        assert_eq!(tile_label(0, 0), "A1");
+        assert_eq!(tile_label(0, 3), "A4");
+        assert_eq!(tile_label(1, 1), "B2");
+        assert_eq!(tile_label(26, 0), "AA1");
     }
 }

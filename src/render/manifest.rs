@@ -132,8 +132,13 @@ fn files_under(dir: &Path) -> Option<Vec<String>> {
         Some(())
     }
     let mut out = Vec::new();
-    if fs::symlink_metadata(dir).ok()?.is_dir() {
-        walk(dir, "", 0, &mut out)?;
+    // A project without `templates/` or `fonts/` uses the built-in ones: an
+    // absent folder is an empty one (the executable's hash covers those).
+    match fs::symlink_metadata(dir) {
+        Ok(m) if m.is_dir() => walk(dir, "", 0, &mut out)?,
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(_) => return None,
     }
     out.sort();
     Some(out)

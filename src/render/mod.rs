@@ -2,11 +2,14 @@
 //! `templates/` → PDF. No I/O here except through the typst World, which
 //! reads templates and fonts from the project root.
 
+mod boards;
 pub mod book;
 pub mod cache;
+pub mod cover;
 pub mod decklist;
 pub mod impose;
 pub mod manifest;
+mod overlap;
 pub mod pipeline;
 pub mod preflight;
 pub mod reprint;
@@ -540,6 +543,9 @@ pub fn plan_pieces(game: &Game, locale: &str, opts: &KitOptions, template: &str)
                         "kind": kind.id,
                         "id": c.id,
                         "face": face,
+                        // Backs are drawn by their declared design (model/decks.rs), so
+                        // every card a deck shuffles prints the same one.
+                        "back": (*face == "back").then(|| game.back_of(c)),
                         "variant": variant.map(|v| json!({"kind": kind.variants, "id": v})),
                         "w": size.width,
                         "h": size.height,
@@ -621,6 +627,7 @@ fn settings_view(opts: &KitOptions) -> Value {
     json!({
         "margin": opts.settings.margin,
         "bleed": opts.settings.bleed,
+        "cuts": opts.settings.cuts,
         "duplex": opts.duplex,
         "layout": opts.layout,
         "ink_saver": opts.ink_saver,
@@ -635,7 +642,7 @@ pub fn plan_game(game: &Game, locale: &str, paper: Paper, opts: &KitOptions, pie
     let mut docs = Vec::new();
     for part in [Part::Cards, Part::Tokens, Part::Sheets, Part::Boards] {
         let pages = match part {
-            Part::Boards => board_pages(game, locale, paper, opts, pieces),
+            Part::Boards => boards::board_pages(game, locale, paper, opts, pieces),
             _ => sheets::sheet_pages(game, locale, part, paper, opts, pieces),
         };
         if pages.is_empty() {
@@ -652,6 +659,7 @@ pub fn plan_game(game: &Game, locale: &str, paper: Paper, opts: &KitOptions, pie
             view()
         };
         d.main = "#import \"/templates/shared/rules.typ\": render-rules\n#render-rules(json(\"/data.json\"))\n".into();
+        d.data["proposals"] = Value::Array(cover::proposals(game, locale));
         d.pages = 0;
         docs.push(d);
     }
@@ -679,92 +687,12 @@ pub fn plan_game(game: &Game, locale: &str, paper: Paper, opts: &KitOptions, pie
         d.pages = 2;
         docs.insert(0, d);
     }
-    let summary: Vec<Value> = docs
-        .iter()
-        .map(|d| {
-            // What the file holds: the kinds placed on its pages, with their copies.
-            let mut kinds: Vec<(String, u32)> = Vec::new();
-            let mut seen_tiles = std::collections::HashSet::new();
-            for page in d.data["pages"].as_array().into_iter().flatten() {
-                if page["side"] == "back" {
-                    continue;
-                }
-                for item in page["items"].as_array().into_iter().flatten() {
-                    if item["face"] == "back" {
-                        continue;
-                    }
-                    // A tiled piece counts once, however many sheets it spans.
-                    if page["side"] == "board" {
-                        let key = format!("{}/{}/{}", item["kind"], item["id"], page["tile"]["variant"]["id"]);
-                        if !seen_tiles.insert(key) {
-                            continue;
-                        }
-                    }
-                    let kind = item["kind"].as_str().unwrap_or_default();
-                    let name = game
-                        .kinds
-                        .get(kind)
-                        .map(|k| k.name.get(locale).to_owned())
-                        .unwrap_or_default();
-                    match kinds.iter_mut().find(|(n, _)| *n == name) {
-                        Some((_, count)) => *count += 1,
-                        None => kinds.push((name, 1)),
-                    }
-                }
-            }
-            let two_sided = matches!(d.part, Part::Cards | Part::DuplexTest) && opts.layout == Layout::Duplex;
-            json!({
-                "part": d.part,
-                "file": d.out.file_name().map(|f| f.to_string_lossy().into_owned()),
-                "pages": d.pages,
-                "duplex": two_sided,
-                "copies": 1,
-                "contents": kinds.iter().map(|(n, c)| json!({"name": n, "count": c})).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
-    let kit: Vec<Value> = game
-        .kit
-        .iter()
-        .map(|k| json!({"name": k.name.get(locale), "count": k.count}))
-        .collect();
-    let mut cover = doc(game, locale, paper, Part::Cover, opts, Vec::new());
-    cover.data["pages"] = json!([{"side": "cover"}]);
-    cover.data["documents"] = Value::Array(summary);
-    match opts.pick(&game.id, locale) {
-        // A reprint's cover says what it replaces instead of listing the whole kit.
-        Some(pick) => {
-            cover.data["kit"] = json!([]);
-            cover.data["note"] = pick.map(|p| p.note.clone()).unwrap_or(Value::Null);
-        }
-        None => cover.data["kit"] = Value::Array(kit),
-    }
-    cover.pages = 1;
+    let cover = cover::plan(game, locale, paper, opts, &docs);
     docs.insert(0, cover);
     docs
 }
 
-/// Fills in a cover's page counts from the documents of its kit once they
-/// are laid out (the rules and quick reference are only counted by typst).
-pub fn complete_cover(cover: &mut DocPlan, built: &[&pipeline::Built]) {
-    let Some(list) = cover.data["documents"].as_array_mut() else {
-        return;
-    };
-    for entry in list {
-        let file = entry["file"].as_str().unwrap_or_default().to_owned();
-        let found = built.iter().find(|b| {
-            b.plan.game == cover.game
-                && b.plan.locale == cover.locale
-                && b.plan.paper == cover.paper
-                && b.plan.out.file_name().is_some_and(|f| f.to_string_lossy() == file)
-        });
-        if let Some(b) = found {
-            entry["pages"] = json!(b.pages);
-        }
-    }
-}
-
-fn doc(game: &Game, locale: &str, paper: Paper, part: Part, opts: &KitOptions, pages: Vec<Page>) -> DocPlan {
+pub(crate) fn doc(game: &Game, locale: &str, paper: Paper, part: Part, opts: &KitOptions, pages: Vec<Page>) -> DocPlan {
     let n = pages.len();
     let data = json!({
         "locale": locale,
@@ -788,101 +716,6 @@ fn doc(game: &Game, locale: &str, paper: Paper, part: Part, opts: &KitOptions, p
         pages: n,
         assets: game.assets.clone(),
     }
-}
-
-/// Board pages: each board (once per variant) tiled over as many pages as it needs.
-fn board_pages(game: &Game, locale: &str, paper: Paper, opts: &KitOptions, pieces: &PiecesPlan) -> Vec<Page> {
-    let mut pages = Vec::new();
-    for kind in game.kinds.values().filter(|k| k.shape == Shape::Board) {
-        let Some(size) = kind.size.as_ref().and_then(|s| game.sizes.get(s)) else {
-            continue;
-        };
-        for c in game.components.get(&kind.id).into_iter().flatten() {
-            for variant in variants(game, kind) {
-                if !opts.prints_board(&game.id, locale, c, variant) {
-                    continue;
-                }
-                let piece = pieces.locate(&kind.id, &c.id, "board", variant);
-                let mut tiles = tiled_pages(
-                    kind,
-                    c,
-                    locale,
-                    "board",
-                    piece,
-                    size.width,
-                    size.height,
-                    paper,
-                    &opts.settings,
-                );
-                if let Some(v) = variant {
-                    let name = kind
-                        .variants
-                        .as_ref()
-                        .and_then(|k| game.component(k, v))
-                        .map(|vc| vc.name.get(locale).to_owned());
-                    for t in &mut tiles {
-                        if let Some(tile) = &mut t.tile {
-                            tile["variant"] = json!({"kind": kind.variants, "id": v, "name": name});
-                        }
-                    }
-                }
-                pages.extend(tiles);
-            }
-        }
-    }
-    pages
-}
-
-/// The pages of one piece too large for one page, tiled with overlap.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn tiled_pages(
-    kind: &Kind,
-    c: &Component,
-    locale: &str,
-    face: &'static str,
-    (chunk, piece): (usize, usize),
-    width: f64,
-    height: f64,
-    paper: Paper,
-    s: &Settings,
-) -> Vec<Page> {
-    let tiles = impose::tiles(width, height, &paper, s, 10.0);
-    let cols = tiles.iter().map(|t| t.col).max().unwrap_or(0) + 1;
-    let rows = tiles.iter().map(|t| t.row).max().unwrap_or(0) + 1;
-    tiles
-        .iter()
-        .map(|t| Page {
-            side: "board",
-            kind: kind.id.clone(),
-            items: vec![Item {
-                kind: kind.id.clone(),
-                id: c.id.clone(),
-                copy: 1,
-                face,
-                file: chunk_path(chunk),
-                piece,
-                rotate: 0,
-                slot: Slot {
-                    x: t.dst.x,
-                    y: t.dst.y,
-                    w: t.dst.w,
-                    h: t.dst.h,
-                    bleed: [0.0; 4],
-                },
-            }],
-            marks: Vec::new(),
-            fold: None,
-            tile: Some(json!({
-                "col": t.col, "row": t.row, "cols": cols, "rows": rows,
-                "src": t.src, "board": {"width": width, "height": height},
-                "overlap": 10.0,
-                "name": c.name.get(locale),
-                // Pieces (not boards) carry a bleed in the pieces document.
-                "bleed": if face == "board" { 0.0 } else { s.bleed },
-                "variant": Value::Null,
-            })),
-        })
-        .collect()
 }
 
 /// A compiled document.
@@ -927,7 +760,7 @@ pub fn compile(
             .iter()
             .map(|w| {
                 let family = w.message.rsplit(':').next().unwrap_or_default().trim().to_owned();
-                let families = crate::fonts::families(&shared.root().join("fonts")).families;
+                let families = crate::fonts::families(&shared.fonts_dir()).families;
                 let d = typst_diagnostic(&world, w, plan, sources, Code::UnknownFont);
                 let hint = crate::fonts::unknown(&family, &families);
                 Diagnostic {

@@ -3,7 +3,6 @@
 //! writing anything. Commands (`build`, `watch`, `export`, `gallery`) call it.
 
 use std::collections::HashMap;
-use std::path::Path;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -14,6 +13,7 @@ use super::cache::{Entry, Keys, Store};
 use super::world::Shared;
 use super::{DocPlan, KitOptions, PiecesPlan, compile, pdf, plan_game, plan_pieces};
 use crate::diag::{Diagnostic, SourceMap};
+use crate::model::Game;
 use crate::progress::Progress;
 
 /// 2026-01-01T00:00:00Z: the creation date written into PDFs unless
@@ -28,10 +28,13 @@ pub fn epoch() -> i64 {
         .unwrap_or(DEFAULT_EPOCH)
 }
 
-/// The layout file of a game: its own `templates/<game>/kit.typ`, or the shared generic one.
-pub fn template_for(root: &Path, game: &str) -> String {
-    if root.join("templates").join(game).join("kit.typ").is_file() {
-        format!("/templates/{game}/kit.typ")
+/// The layout file of a game: its own `templates/<game>/kit.typ` (the
+/// project's, or for a built-in game the built-in one), or the shared generic one.
+pub fn template_for(shared: &Shared, game: &Game) -> String {
+    let rel = format!("templates/{}/kit.typ", game.id);
+    let in_project = shared.root().is_some_and(|r| r.join(&rel).is_file());
+    if in_project || (game.built_in && crate::builtin::file(&rel).is_some()) {
+        format!("/{rel}")
     } else {
         "/templates/shared/generic.typ".to_string()
     }
@@ -263,7 +266,7 @@ pub fn build_with(
     let selected = opts.locales.clone().unwrap_or_default();
     let mut groups: Vec<Group> = Vec::new();
     for game in games {
-        let template = template_for(shared.root(), &game.id);
+        let template = template_for(shared, game);
         let mut locales: Vec<(String, bool)> = match &opts.locales {
             _ if run.pictures_only => Vec::new(),
             Some(l) => game
@@ -406,7 +409,7 @@ pub fn build_with(
     let t = Instant::now();
     let done: Vec<&Built> = results.iter().filter_map(|r| r.as_ref().ok()).collect();
     for (cover, _) in &mut covers {
-        super::complete_cover(cover, &done);
+        super::cover::complete(cover, &done);
     }
     let covers: Vec<_> = covers
         .par_iter()

@@ -66,14 +66,18 @@ pub const FIELD_LABEL: &str = "pnpkit-field";
 
 /// An axis-aligned rectangle in points.
 #[derive(Clone, Copy, Debug)]
-struct Rect {
-    x0: f64,
-    y0: f64,
-    x1: f64,
-    y1: f64,
+pub(super) struct Rect {
+    pub(super) x0: f64,
+    pub(super) y0: f64,
+    pub(super) x1: f64,
+    pub(super) y1: f64,
 }
 
 impl Rect {
+    pub(super) fn area(&self) -> f64 {
+        (self.x1 - self.x0).max(0.0) * (self.y1 - self.y0).max(0.0)
+    }
+
     fn of_points(points: &[Point]) -> Rect {
         let mut r = Rect {
             x0: f64::INFINITY,
@@ -104,7 +108,7 @@ impl Rect {
         }
     }
 
-    fn intersect(self, o: Rect) -> Rect {
+    pub(super) fn intersect(self, o: Rect) -> Rect {
         Rect {
             x0: self.x0.max(o.x0),
             y0: self.y0.max(o.y0),
@@ -125,7 +129,7 @@ const PT_PER_MM: f64 = 72.0 / 25.4;
 
 /// One thing seen on a page.
 #[derive(Debug)]
-enum Seen {
+pub(super) enum Seen {
     Text {
         span: Span,
         /// Whether the span is the text's own (else the element it sits in).
@@ -146,6 +150,13 @@ enum Seen {
     Key {
         span: Span,
         bbox: Rect,
+    },
+    /// A filled shape: what it is drawn over is hidden. Its outline on the
+    /// page (points, each subpath a ring), clipped to `clip` by the test.
+    Fill {
+        bbox: Rect,
+        rings: Vec<Vec<(f64, f64)>>,
+        clip: Option<Rect>,
     },
     /// Characters no font could draw (shaped as glyph 0).
     Missing {
@@ -252,6 +263,13 @@ fn walk(
                 let b = shape.geometry.bbox(None);
                 let r = Rect::transformed(b.min.x.to_pt(), b.min.y.to_pt(), b.max.x.to_pt(), b.max.y.to_pt(), here);
                 drew(r, keys);
+                if shape.fill.is_some() {
+                    out.push(Seen::Fill {
+                        bbox: clip.map_or(r, |c| c.intersect(r)),
+                        rings: super::overlap::rings(&shape.geometry, here),
+                        clip,
+                    });
+                }
             }
             FrameItem::Image(image, size, span) => {
                 if !span.is_detached() {
@@ -336,6 +354,33 @@ pub struct PieceInfo {
     pub h: f64,
 }
 
+/// Everything a laid-out page draws, in drawing order.
+fn seen_on(page: &typst_layout::Page) -> Vec<Seen> {
+    let mut seen = Vec::new();
+    walk(
+        &page.frame,
+        Transform::identity(),
+        None,
+        None,
+        &mut Span::detached(),
+        &mut Vec::new(),
+        &mut seen,
+    );
+    seen
+}
+
+/// The size (points, as printed) of every run of text on a laid-out page:
+/// what `docs/benchmarks.md` reports per game for card texts.
+pub fn text_sizes(page: &typst_layout::Page) -> Vec<f64> {
+    seen_on(page)
+        .iter()
+        .filter_map(|s| match s {
+            Seen::Text { text, size, .. } if !text.trim().is_empty() => Some(*size),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Inspects one laid-out document. `pieces` names the design on each page
 /// (pieces documents); other documents (sheets, rules, cover) are checked for
 /// text size only.
@@ -356,16 +401,7 @@ pub fn inspect(
             Some(p) => p.what.clone(),
             None => format!("page {} of {}", n + 1, plan.out.display()),
         };
-        let mut seen = Vec::new();
-        walk(
-            &page.frame,
-            Transform::identity(),
-            None,
-            None,
-            &mut Span::detached(),
-            &mut Vec::new(),
-            &mut seen,
-        );
+        let seen = seen_on(page);
         // Boxes whose text is cut off: the box, its first cut text, where, how many more lines, how far.
         let mut cut: Vec<CutBox> = Vec::new();
         let zone = piece.map(|p| Rect {
@@ -457,6 +493,7 @@ pub fn inspect(
                         _ => continue,
                     }
                 }
+                Seen::Fill { .. } => continue,
                 Seen::Key { .. } | Seen::Image { .. } if limits.build_only => continue,
                 Seen::Key { span, bbox } => match zone {
                     Some(z) if bbox.outside(&z) > 0.1 => (
@@ -495,6 +532,21 @@ pub fn inspect(
                 span,
                 diag,
             );
+        }
+        if !limits.build_only {
+            for o in super::overlap::find(&seen) {
+                let d = super::overlap::diagnostic(&what, &plan.locale, &o);
+                push(
+                    &mut out,
+                    &mut reported,
+                    world,
+                    sources,
+                    Code::PreflightOverlap,
+                    (&what, &o.text),
+                    (o.span, o.exact),
+                    d,
+                );
+            }
         }
         for (key, text, span, more, worst, field) in cut {
             let whose = match &field {

@@ -10,10 +10,11 @@
 //! them. Crop marks are drawn only for the cut lines of pieces on the page:
 //! the vertical ones in the strip above and below their own block.
 
+use super::boards::tiled_pages;
 use super::impose::{
     Grid, Line, Paper, Rect, Settings, Slot, choose_grid, fold_mirror, gutterfold_areas, mirror, mirror_line, printable,
 };
-use super::{Item, KitOptions, Layout, Page, Part, PiecesPlan, chunk_path, has_backs, tiled_pages};
+use super::{Item, KitOptions, Layout, Page, Part, PiecesPlan, chunk_path, has_backs};
 use crate::model::{Component, Game, Kind};
 
 /// One copy of a piece to place.

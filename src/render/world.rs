@@ -1,6 +1,11 @@
 //! The typst World: file access sandboxed to the project root (symlinks
-//! resolved and checked), fonts only from `fonts/`, no packages, and a fixed
+//! resolved and checked) and the files built into pnpkit, fonts only from
+//! the project's `fonts/` and the built-in ones, no packages, and a fixed
 //! clock so the same input gives the same PDF.
+//!
+//! A layout's path (`/templates/shared/kit.typ`) is the project's file when
+//! the project has it, else the built-in file of that path: a project
+//! restyles a built-in layout by placing a file of the same name.
 
 use std::collections::HashMap;
 use std::fs;
@@ -18,9 +23,10 @@ use crate::fsx::read::{ReadError, Refusal, Scope, max, read_bounded};
 
 /// What every document of a run shares: fonts, the standard library, the clock.
 pub struct Shared {
-    root: PathBuf,
+    /// The project folder; `None` outside a project (built-in files only).
+    root: Option<PathBuf>,
     /// Project files a layout may read: inside the root, links resolved.
-    scope: Scope,
+    scope: Option<Scope>,
     library: LazyHash<Library>,
     book: LazyHash<FontBook>,
     fonts: Vec<Font>,
@@ -30,20 +36,36 @@ pub struct Shared {
 }
 
 impl Shared {
-    /// Loads the fonts of `<root>/fonts`. `epoch` is the fixed "now" in Unix seconds.
+    /// The project at `root`: its `fonts/` (if any) before the built-in
+    /// fonts, so a project font takes the place of a built-in one of the same
+    /// family and style. `epoch` is the fixed "now" in Unix seconds.
     pub fn new(root: &Path, epoch: i64) -> std::io::Result<Shared> {
-        let root = root.canonicalize()?;
+        Shared::open(Some(root), epoch)
+    }
+
+    /// [`Shared::new`], or outside any project (`None`): built-in layouts and fonts only.
+    pub fn open(root: Option<&Path>, epoch: i64) -> std::io::Result<Shared> {
+        let root = root.map(Path::canonicalize).transpose()?;
         let mut fonts = Vec::new();
-        let dir = root.join("fonts");
         // Fonts are read like every project file: opened once, checked on the
         // opened file (inside the project, not a link out of it), bounded.
-        let scope = Scope::within(&root)?;
-        let paths = crate::fonts::font_files(fs::read_dir(&dir)?.filter_map(|e| e.ok().map(|e| e.path())));
-        for p in paths {
-            let bytes = read_bounded(&p, max::FONT, &scope).map_err(|e| match e {
-                ReadError::Io(e) => e,
-                ReadError::Refused(r) => std::io::Error::other(format!("`{}` is not read: {r}", p.display())),
-            })?;
+        let scope = root.as_deref().map(Scope::within).transpose()?;
+        if let (Some(root), Some(scope)) = (&root, &scope) {
+            let dir = root.join("fonts");
+            let listed = match fs::read_dir(&dir) {
+                Ok(entries) => entries.filter_map(|e| e.ok().map(|e| e.path())).collect(),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+                Err(e) => return Err(e),
+            };
+            for p in crate::fonts::font_files(listed) {
+                let bytes = read_bounded(&p, max::FONT, scope).map_err(|e| match e {
+                    ReadError::Io(e) => e,
+                    ReadError::Refused(r) => std::io::Error::other(format!("`{}` is not read: {r}", p.display())),
+                })?;
+                fonts.extend(Font::iter(Bytes::new(bytes)));
+            }
+        }
+        for (_, bytes) in crate::builtin::fonts() {
             fonts.extend(Font::iter(Bytes::new(bytes)));
         }
         let book = FontBook::from_fonts(&fonts);
@@ -68,18 +90,43 @@ impl Shared {
         })
     }
 
-    pub fn root(&self) -> &Path {
-        &self.root
+    /// The project folder, when there is a project.
+    pub fn root(&self) -> Option<&Path> {
+        self.root.as_deref()
+    }
+
+    /// The project's fonts folder (which may not exist), or none outside a project.
+    pub fn fonts_dir(&self) -> PathBuf {
+        self.root.as_deref().map(|r| r.join("fonts")).unwrap_or_default()
+    }
+
+    /// Whether a layout at `rel` (`templates/mygame/kit.typ`) exists, in the
+    /// project or built in.
+    pub fn has_layout(&self, rel: &str) -> bool {
+        self.root.as_ref().is_some_and(|r| r.join(rel).is_file()) || crate::builtin::file(rel).is_some()
     }
 
     pub fn now(&self) -> Datetime {
         self.now
     }
 
-    /// Reads a project file (`rel` to the root) as layouts read them: inside
-    /// the project, opened once and checked, bounded.
+    /// Reads a file (`rel` to the root) as layouts read them: the project's,
+    /// inside the project, opened once and checked, bounded; else the
+    /// built-in file of that path.
     pub fn read(&self, rel: &Path) -> Result<Vec<u8>, ReadError> {
-        read_bounded(&self.root.join(rel), max::TEMPLATE_FILE, &self.scope)
+        let built_in = || {
+            rel.to_str()
+                .and_then(crate::builtin::file)
+                .map(<[u8]>::to_vec)
+                .ok_or_else(|| ReadError::Io(std::io::Error::from(std::io::ErrorKind::NotFound)))
+        };
+        let (Some(root), Some(scope)) = (&self.root, &self.scope) else {
+            return built_in();
+        };
+        match read_bounded(&root.join(rel), max::TEMPLATE_FILE, scope) {
+            Err(ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => built_in(),
+            other => other,
+        }
     }
 
     /// The fonts of `fonts/`, in the order typst's font book numbers them.
@@ -153,11 +200,21 @@ impl<'a> DocWorld<'a> {
                 "packages are not available: pnpkit builds offline and needs no package".into(),
             ))));
         }
-        let path = id.vpath().realize(&self.shared.root).map_err(FileError::Realize)?;
+        let rel = id.vpath().get_without_slash().to_string();
+        let built_in = crate::builtin::file(&rel);
+        let (Some(root), Some(scope)) = (&self.shared.root, &self.shared.scope) else {
+            return built_in
+                .map(Bytes::new)
+                .ok_or_else(|| FileError::NotFound(PathBuf::from(&rel)));
+        };
+        let path = id.vpath().realize(root).map_err(FileError::Realize)?;
         // Opened once and checked on the opened file: no window between a
         // check of the path and the read for a symlink to be swapped in.
-        match read_bounded(&path, max::TEMPLATE_FILE, &self.shared.scope) {
+        match read_bounded(&path, max::TEMPLATE_FILE, scope) {
             Ok(bytes) => Ok(Bytes::new(bytes)),
+            Err(ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound && built_in.is_some() => {
+                Ok(Bytes::new(built_in.unwrap_or_default()))
+            }
             Err(ReadError::Io(e)) => Err(FileError::from_io(e, &path)),
             Err(ReadError::Refused(Refusal::NotAFile { what: "a directory" })) => Err(FileError::IsDirectory),
             Err(ReadError::Refused(r)) => Err(FileError::Other(Some(

@@ -75,7 +75,8 @@ pub struct Summary {
     pub wins: BTreeMap<String, usize>,
     pub median_turns: usize,
     pub median_actions: usize,
-    pub out: String,
+    /// Where the logs were written; `None` when they were not kept.
+    pub out: Option<String>,
     /// Logs `log` did not read clean (a bug: reported, exit 1).
     pub unclean: usize,
     /// Setups drawn again because the construction rules refused an army.
@@ -88,7 +89,7 @@ fn median(mut v: Vec<usize>) -> usize {
 }
 
 impl Summary {
-    pub fn of(game: &str, seed: u64, played: &[Game], out: &Path, unclean: usize, redrawn: usize) -> Summary {
+    pub fn of(game: &str, seed: u64, played: &[Game], out: Option<&Path>, unclean: usize, redrawn: usize) -> Summary {
         // Wins by player (`Random A` and `Random B` are both the random player).
         let policy = |name: &str| name.split(' ').next().unwrap_or(name).to_owned();
         let mut wins = BTreeMap::new();
@@ -113,7 +114,7 @@ impl Summary {
             wins,
             median_turns: median(played.iter().map(|g| g.played.turns).collect()),
             median_actions: median(played.iter().map(|g| g.played.actions).collect()),
-            out: out.display().to_string(),
+            out: out.map(|o| o.display().to_string()),
             unclean,
             redrawn,
         }
@@ -121,12 +122,15 @@ impl Summary {
 
     pub fn human(&self) -> String {
         let mut s = format!(
-            "simulated {} {} game{} (seed {}) into {}: {} finished, {} unfinished, {} draw{}\n",
+            "simulated {} {} game{} (seed {}) {}: {} finished, {} unfinished, {} draw{}\n",
             self.games,
             self.game,
             if self.games == 1 { "" } else { "s" },
             self.seed,
-            self.out,
+            match &self.out {
+                Some(out) => format!("into {out}"),
+                None => "(logs not kept: `--out DIR` keeps them)".to_owned(),
+            },
             self.finished,
             self.games - self.finished,
             self.draws,
@@ -146,10 +150,13 @@ impl Summary {
             ));
         }
         if self.unclean == 0 {
-            s.push_str(&format!(
-                "every log replays clean; next: pnpkit stats {}\n",
-                Path::new(&self.out).join("*.yaml").display()
-            ));
+            match &self.out {
+                Some(out) => s.push_str(&format!(
+                    "every log replays clean; next: pnpkit stats {}\n",
+                    Path::new(out).join("*.yaml").display()
+                )),
+                None => s.push_str("every log replays clean\n"),
+            }
         } else {
             s.push_str(&format!(
                 "{} log(s) do not replay clean (below): a bug in pnpkit\n",

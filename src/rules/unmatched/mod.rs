@@ -1,4 +1,4 @@
-//! The Unmatched rules engine (rules UM-1 … UM-12 of GAMES.md).
+//! The Unmatched rules engine (rules UM-1 … UM-12).
 //!
 //! A turn is a block of steps: an optional start-of-turn gaze (Medusa), two
 //! actions (`maneuver`, `scheme`, `attack`), the steps that belong to them

@@ -15,7 +15,7 @@ use super::tables::{Kind, MAX_CARDS};
 use crate::rules::Violation;
 use crate::rules::kit::{Pile, v};
 
-/// The game mode (GAMES.md XT-6, XT-7).
+/// The game mode (XT-6, XT-7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Mode {

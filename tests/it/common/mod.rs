@@ -1,0 +1,83 @@
+//! Helpers shared by the integration tests: the crate root, running the
+//! binary, copying a pack, and one checked load of the shipped games.
+#![allow(dead_code)]
+
+use std::path::Path;
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use pnpkit::check::check;
+use pnpkit::model::Game;
+use pnpkit::pack::yaml::Limits;
+
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs the binary in `dir`.
+pub fn pnpkit_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pnpkit"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run pnpkit")
+}
+
+/// Standard output and error together.
+pub fn out(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// Makes `dir` a pnpkit project (an empty `pnpkit.toml`: every setting at its default).
+pub fn mark(dir: &Path) {
+    std::fs::write(dir.join("pnpkit.toml"), "").unwrap();
+}
+
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &to.join(e.file_name()));
+        } else {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+/// The shipped games, checked once per test binary.
+pub fn shipped() -> &'static Vec<Game> {
+    static GAMES: OnceLock<Vec<Game>> = OnceLock::new();
+    GAMES.get_or_init(|| {
+        let report = check(&root().join("data"), &[], &Limits::default()).expect("data readable");
+        assert!(!report.has_errors(), "shipped data has errors");
+        report.games
+    })
+}
+
+pub fn game(id: &str) -> &'static Game {
+    shipped().iter().find(|g| g.id == id).expect("shipped game")
+}
+
+/// A project copy in a temp dir: the shared templates and fonts, plus a
+/// fixture's own `data/` and `templates/` (tests/fixtures/<fixture>/).
+pub fn fixture_project(fixture: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&root().join("fonts"), &dir.path().join("fonts"));
+    copy_dir(&root().join("templates"), &dir.path().join("templates"));
+    let fixture = root().join("tests/fixtures").join(fixture);
+    copy_dir(&fixture.join("templates"), &dir.path().join("templates"));
+    copy_dir(&fixture.join("data"), &dir.path().join("data"));
+    mark(dir.path());
+    dir
+}
+
+pub mod alloc;
+pub mod chromium;
+pub mod mutate;
+pub mod raster;
+pub mod registration;
