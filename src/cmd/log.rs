@@ -224,7 +224,13 @@ impl LogReport {
 /// A log with no `format:` that fails as today's format: if it reads as a
 /// format-1 log (what `--upgrade` would change), the report says so first,
 /// with what changed and the command that rewrites it (E087).
-fn older_format(games: &Games, catalog: &Catalog, path: &Path, text: &str, report: &mut LogReport) -> Result<(), Fatal> {
+fn older_format(
+    games: &Games,
+    catalog: &Catalog,
+    path: &Path,
+    text: &str,
+    report: &mut LogReport,
+) -> Result<(), Fatal> {
     let Some(log) = &report.log else { return Ok(()) };
     let Some((game, engine)) = games.loaded.get(&log.game) else {
         return Ok(());
@@ -260,7 +266,13 @@ fn older_format(games: &Games, catalog: &Catalog, path: &Path, text: &str, repor
 const MAX_CHANGES_SHOWN: usize = 6;
 
 /// Reads and replays a log's text as `pnpkit log` does (for the upgrade).
-fn attempt(games: &mut Games, catalog: &Catalog, path: &Path, text: &str, fatal: &mut Option<Fatal>) -> upgrade::Attempt {
+fn attempt(
+    games: &mut Games,
+    catalog: &Catalog,
+    path: &Path,
+    text: &str,
+    fatal: &mut Option<Fatal>,
+) -> upgrade::Attempt {
     let mut report = LogReport::empty();
     let file = report.sources.add(path.to_path_buf(), std::sync::Arc::from(text));
     match check_text(games, catalog, path, file, text, &Options::default(), report, false) {
@@ -286,7 +298,13 @@ pub fn upgrade_file(cx: &super::Ctx, args: &LogArgs) -> Result<Outcome, Fatal> {
     let cli = cx.cli;
     let mut games = Games::default();
     // Loads the game (and shows nothing yet).
-    let before = check_log_with(&mut games, &cx.catalog, &args.file, &Scope::named(), &Options::default())?;
+    let before = check_log_with(
+        &mut games,
+        &cx.catalog,
+        &args.file,
+        &Scope::named(),
+        &Options::default(),
+    )?;
     let Some(log) = &before.log else {
         return Ok(Outcome::report(human(&before, use_color(cli.color)), false));
     };
@@ -333,7 +351,13 @@ pub fn upgrade_file(cx: &super::Ctx, args: &LogArgs) -> Result<Outcome, Fatal> {
             out.push_str(&format!("  line {}: {}\n", c.line, c.what));
         }
     }
-    let after = check_log_with(&mut games, &cx.catalog, &args.file, &Scope::named(), &Options::default())?;
+    let after = check_log_with(
+        &mut games,
+        &cx.catalog,
+        &args.file,
+        &Scope::named(),
+        &Options::default(),
+    )?;
     out.push_str(&human(&after, use_color(cli.color)));
     Ok(Outcome::report(out, after.is_legal()))
 }

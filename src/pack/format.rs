@@ -2,9 +2,10 @@
 //! <integer>` key that says which version of a file format a file is
 //! written in. A file without it is in today's format.
 //!
-//! Each kind of file (game logs today; packs and deck YAML can use the same
-//! machinery) describes its formats in a [`Spec`]: today's number and, for
-//! each older one, what changed since and how to bring a file up to date.
+//! Each kind of file (game logs, a pack's `game.yaml` ([`PACK`]), deck
+//! lists in YAML ([`DECK`])) describes its formats in a [`Spec`]: today's
+//! number and, for each older one, what changed since and how to bring a
+//! file up to date.
 //! [`read`] finds the key (with its span), [`check`] refuses a version this
 //! pnpkit does not read: newer ([`newer`], E086) or older ([`older`], E087);
 //! each refusal has one constructor. A reader that knows the older format
@@ -23,9 +24,10 @@ pub struct Spec {
     pub current: u32,
     /// Each format before today's, oldest first.
     pub older: &'static [Older],
-    /// How to bring a file of an older format up to date (`pnpkit log
-    /// --upgrade FILE`), with `FILE` standing for the file's path.
-    pub upgrade: &'static str,
+    /// The command that brings a file of an older format up to date
+    /// (`pnpkit log --upgrade FILE`, `FILE` standing for the file's path);
+    /// `None` where the file is rewritten by hand as [`Spec::docs`] says.
+    pub upgrade: Option<&'static str>,
     /// Where the formats are described (`docs/log-format.md`).
     pub docs: &'static str,
 }
@@ -50,6 +52,32 @@ pub struct Version {
 
 /// The key every versioned file uses.
 pub const KEY: &str = "format";
+
+/// A pack's `game.yaml` (its other files follow the format it says).
+pub const PACK: Spec = Spec {
+    what: "game pack",
+    current: 1,
+    older: &[],
+    upgrade: None,
+    docs: "docs/game-packs.md",
+};
+
+/// A deck list written in YAML (a list pasted as text has no format).
+pub const DECK: Spec = Spec {
+    what: "deck list",
+    current: 1,
+    older: &[],
+    upgrade: None,
+    docs: "docs/decks.md",
+};
+
+/// Reads `format:` of a document and refuses a version this pnpkit does
+/// not read as today's: the version, or the one problem.
+pub fn read_checked(root: &Node, spec: &Spec, file: &str) -> Result<Version, Diagnostic> {
+    let v = read(root, spec)?;
+    check(&v, spec, file)?;
+    Ok(v)
+}
 
 /// Reads `format:` from a document's top-level mapping: today's format when
 /// absent; a value that is not a whole number from 1 up is refused
@@ -128,7 +156,6 @@ pub fn changes_since(from: u32, spec: &Spec) -> Vec<&'static str> {
 /// The one constructor of E087: a file in an older format (it says so, or
 /// it is read as today's and uses what an older format had).
 pub fn older(v: &Version, spec: &Spec, file: &str) -> Diagnostic {
-    let how = spec.upgrade.replace("FILE", file);
     let said = if v.written {
         format!("this {} is in format {}", spec.what, v.number)
     } else {
@@ -145,7 +172,17 @@ pub fn older(v: &Version, spec: &Spec, file: &str) -> Diagnostic {
     for c in changes_since(v.number, spec) {
         d = d.note(format!("changed since: {c}"));
     }
-    d.help(format!("run `{how}` to rewrite it in format {}", spec.current))
+    match spec.upgrade {
+        Some(how) => d.help(format!(
+            "run `{}` to rewrite it in format {}",
+            how.replace("FILE", file),
+            spec.current
+        )),
+        None => d.help(format!(
+            "rewrite it in format {} as {} describes",
+            spec.current, spec.docs
+        )),
+    }
 }
 
 #[cfg(test)]
@@ -161,7 +198,7 @@ mod tests {
             version: 1,
             changed: "automatic effects apply by themselves",
         }],
-        upgrade: "pnpkit log --upgrade FILE",
+        upgrade: Some("pnpkit log --upgrade FILE"),
         docs: "docs/log-format.md",
     };
 

@@ -36,7 +36,7 @@ pub const FORMAT: Spec = Spec {
         version: 1,
         changed: "card effects became data: automatic effects apply by themselves (a log no longer writes what they did as `ability` or `play` steps, it may only confirm it), `expire` is gone (a fixed action lasts as long as its effect says), and a choice an effect asks for has its own field (`target:`, `place:`, `answer:` …) where format 1 wrote free text",
     }],
-    upgrade: "pnpkit log --upgrade FILE",
+    upgrade: Some("pnpkit log --upgrade FILE"),
     docs: "docs/log-format.md",
 };
 

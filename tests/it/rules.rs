@@ -352,7 +352,10 @@ properties!(mythic, onevmany, openwars, unmatched, xterminio);
 fn every_engine_has_property_tests() {
     let listed = ["mythic", "onevmany", "openwars", "unmatched", "xterminio"];
     for id in engine_games() {
-        assert!(listed.contains(&id), "add `{id}` to properties!(…) in tests/it/rules.rs");
+        assert!(
+            listed.contains(&id),
+            "add `{id}` to properties!(…) in tests/it/rules.rs"
+        );
     }
 }
 
