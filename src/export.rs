@@ -3,10 +3,12 @@
 //! deck's saved-object JSON. Pages of the pieces document go through
 //! typst-svg and are rasterised by resvg. No I/O here.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use rayon::prelude::*;
-use resvg::tiny_skia::{self, Pixmap, PixmapPaint, Transform};
+use resvg::tiny_skia::{self, Pixmap, Transform};
 use serde_json::{Value, json};
 use typst_layout::{Page, PagedDocument};
 
@@ -85,8 +87,8 @@ pub fn tts_cell(w: u32, h: u32) -> (u32, u32) {
 pub struct TtsCard {
     pub name: String,
     pub copies: u32,
-    pub front: Pixmap,
-    pub back: Pixmap,
+    pub front: Arc<Pixmap>,
+    pub back: Arc<Pixmap>,
 }
 
 /// One sheet pair (faces and backs) and the cards it holds.
@@ -108,17 +110,8 @@ pub fn tts_sheets(cards: &[TtsCard], hidden: &Pixmap) -> Vec<TtsSheet> {
         let rows = n.div_ceil(TTS_COLS);
         let mut faces = Pixmap::new(cols * cw, rows * ch).expect("sheet size");
         let mut backs = Pixmap::new(cols * cw, rows * ch).expect("sheet size");
-        let place = |sheet: &mut Pixmap, i: u32, img: &Pixmap| {
-            let (x, y) = ((i % TTS_COLS) * cw, (i / TTS_COLS) * ch);
-            sheet.draw_pixmap(
-                x as i32,
-                y as i32,
-                img.as_ref(),
-                &PixmapPaint::default(),
-                Transform::identity(),
-                None,
-            );
-        };
+        let place =
+            |sheet: &mut Pixmap, i: u32, img: &Pixmap| blit(sheet, (i % TTS_COLS) * cw, (i / TTS_COLS) * ch, img);
         for (i, c) in chunk.iter().enumerate() {
             place(&mut faces, i as u32, &c.front);
             place(&mut backs, i as u32, &c.back);
@@ -133,6 +126,26 @@ pub fn tts_sheets(cards: &[TtsCard], hidden: &Pixmap) -> Vec<TtsSheet> {
         });
     }
     out
+}
+
+/// Copies `img` into `sheet` with its top left corner at (`x`, `y`), row by
+/// row: a sheet cell is replaced, not composited (a card image is opaque).
+fn blit(sheet: &mut Pixmap, x: u32, y: u32, img: &Pixmap) {
+    let (sw, sh) = (sheet.width() as usize, sheet.height() as usize);
+    let (x, y) = (x as usize, y as usize);
+    if x >= sw || y >= sh {
+        return;
+    }
+    let w = (img.width() as usize).min(sw - x);
+    let h = (img.height() as usize).min(sh - y);
+    let iw = img.width() as usize;
+    let src = img.data();
+    let dst = sheet.data_mut();
+    for row in 0..h {
+        let from = row * iw * 4;
+        let to = ((y + row) * sw + x) * 4;
+        dst[to..to + w * 4].copy_from_slice(&src[from..from + w * 4]);
+    }
 }
 
 /// The TTS saved object of a deck. `urls` gives each sheet's (face, back)
@@ -200,64 +213,85 @@ pub fn game_files(
 ) -> Result<Files, String> {
     let bleed = KitOptions::default().settings.bleed;
     let mut files = Vec::new();
-    let face = |c: &Component, f: &str| {
-        let (chunk, page) = pieces.locate(&c.kind, &c.id, f, None);
-        &docs[chunk].pages()[page - 1]
-    };
+    let face = |c: &Component, f: &str| pieces.locate(&c.kind, &c.id, f, None);
     let px_of = |c: &Component| {
         let size = game.kinds[&c.kind].size.as_ref().and_then(|s| game.sizes.get(s))?;
         Some(target_px(style, size.width + 2.0 * bleed, size.height + 2.0 * bleed))
     };
+    // Every page at every size the files need, drawn once: a deck's backs are
+    // mostly one design, and a TTS sheet cell is smaller than a design's PNG.
+    let mut wanted = BTreeSet::new();
+    for kind in game.kinds.values().filter(|k| k.shape == Shape::Card) {
+        for c in game.components.get(&kind.id).into_iter().flatten() {
+            let Some((w, h)) = px_of(c) else { continue };
+            wanted.insert((face(c, "front"), (w, h)));
+            if has_backs(kind) {
+                wanted.insert((face(c, "back"), (w, h)));
+            }
+        }
+    }
+    for deck in game.decks() {
+        let Some((w, h)) = px_of(deck.cards[0]) else { continue };
+        let cell = tts_cell(w, h);
+        let backs = has_backs(&game.kinds[&deck.cards[0].kind]);
+        for c in &deck.cards {
+            wanted.insert((face(c, "front"), cell));
+            if backs {
+                wanted.insert((face(c, "back"), cell));
+            }
+        }
+    }
+    let drawn: Vec<Result<Arc<Pixmap>, String>> = wanted
+        .par_iter()
+        .map(|&((chunk, page), (w, h))| rasterize(&docs[chunk].pages()[page - 1], w, h).map(Arc::new))
+        .collect();
+    let mut raster = BTreeMap::new();
+    for (key, pixmap) in wanted.into_iter().zip(drawn) {
+        raster.insert(key, pixmap?);
+    }
+    let drawn = |c: &Component, f: &str, size: (u32, u32)| Arc::clone(&raster[&(face(c, f), size)]);
     // Every design once, at full size.
     for kind in game.kinds.values().filter(|k| k.shape == Shape::Card) {
         let comps = game.components.get(&kind.id).map(Vec::as_slice).unwrap_or_default();
-        let rendered: Vec<Result<Files, String>> = comps
+        let encoded: Vec<Result<Files, String>> = comps
             .par_iter()
             .map(|c| {
-                let Some((w, h)) = px_of(c) else { return Ok(Vec::new()) };
+                let Some(size) = px_of(c) else { return Ok(Vec::new()) };
                 let dir = PathBuf::from("png").join(&kind.id);
-                let mut out = vec![(
-                    dir.join(format!("{}.png", c.id)),
-                    png(&rasterize(face(c, "front"), w, h)?)?,
-                )];
+                let mut out = vec![(dir.join(format!("{}.png", c.id)), png(&drawn(c, "front", size))?)];
                 if has_backs(kind) {
-                    out.push((
-                        dir.join(format!("{}-back.png", c.id)),
-                        png(&rasterize(face(c, "back"), w, h)?)?,
-                    ));
+                    out.push((dir.join(format!("{}-back.png", c.id)), png(&drawn(c, "back", size))?));
                 }
                 Ok(out)
             })
             .collect();
-        for r in rendered {
+        for r in encoded {
             files.extend(r?);
         }
     }
     // A TTS deck object per deck, as players shuffle them.
     for deck in game.decks() {
         let Some((w, h)) = px_of(deck.cards[0]) else { continue };
-        let (cw, ch) = tts_cell(w, h);
+        let cell = tts_cell(w, h);
         let backs = has_backs(&game.kinds[&deck.cards[0].kind]);
-        let cards: Vec<Result<TtsCard, String>> = deck
+        let cards: Vec<TtsCard> = deck
             .cards
-            .par_iter()
+            .iter()
             .map(|c| {
-                let front = rasterize(face(c, "front"), cw, ch)?;
-                let back = if backs {
-                    rasterize(face(c, "back"), cw, ch)?
-                } else {
-                    front.clone()
-                };
-                Ok(TtsCard {
+                let front = drawn(c, "front", cell);
+                TtsCard {
                     name: c.name.get(locale).to_owned(),
                     copies: c.copies,
+                    back: if backs {
+                        drawn(c, "back", cell)
+                    } else {
+                        Arc::clone(&front)
+                    },
                     front,
-                    back,
-                })
+                }
             })
             .collect();
-        let cards = cards.into_iter().collect::<Result<Vec<_>, _>>()?;
-        let hidden = cards[0].back.clone();
+        let hidden = Arc::clone(&cards[0].back);
         let sheets = tts_sheets(&cards, &hidden);
         let mut urls = Vec::new();
         for (i, sheet) in sheets.iter().enumerate() {
@@ -301,8 +335,8 @@ mod tests {
             .map(|i| TtsCard {
                 name: format!("c{i}"),
                 copies: 2,
-                front: img.clone(),
-                back: img.clone(),
+                front: Arc::new(img.clone()),
+                back: Arc::new(img.clone()),
             })
             .collect();
         let sheets = tts_sheets(&cards, &img);

@@ -37,13 +37,8 @@ pub fn icons(decl: &Decl, dir: &Path, diags: &mut Vec<Diagnostic>) -> Vec<Asset>
         let rel = Path::new("icons").join(format!("{name}.svg"));
         match assets::read(dir, &rel, MAX_ICON) {
             Ok(bytes) => {
-                if let Err(e) = resvg::usvg::Tree::from_data(&bytes, &resvg::usvg::Options::default()) {
-                    diags.push(bad_asset(
-                        *span,
-                        &format!("icon `{name}`"),
-                        &rel,
-                        &format!("it is not a valid SVG ({e})"),
-                    ));
+                if let Err(why) = super::art::svg(&bytes) {
+                    diags.push(bad_asset(*span, &format!("icon `{name}`"), &rel, &why));
                 } else {
                     out.push((icon_path(name), Arc::new(bytes)));
                 }
@@ -59,11 +54,6 @@ fn describe(e: &AssetError) -> String {
         AssetError::Missing => "the file does not exist".into(),
         AssetError::NotAllowed(why) => format!("it is {why}"),
         AssetError::TooLarge(max) => format!("it is larger than {} MB", max / 1024 / 1024),
-        AssetError::TooManyPixels(w, h) => format!(
-            "it is {w} × {h} pixels ({:.0} megapixels), more than the {} megapixels artwork may have",
-            f64::from(*w) * f64::from(*h) / 1e6,
-            assets::MAX_ART_PIXELS / 1_000_000
-        ),
         AssetError::Io(e) => format!("it cannot be read: {e}"),
     }
 }
@@ -119,7 +109,7 @@ pub fn art(
                         return;
                     }
                     match assets::read(dir, &path, MAX_ART) {
-                        Ok(bytes) => match pixel_size(&bytes).and_then(|_| decode(&bytes).map_err(AssetError::Io)) {
+                        Ok(bytes) => match decode(&bytes) {
                             Ok(px) => {
                                 if let (Some((w, h)), Some(size)) = (px, printed.or(trim)) {
                                     let ppi = (w as f64 / (size.width / 25.4)).min(h as f64 / (size.height / 25.4));
@@ -129,10 +119,7 @@ pub fn art(
                                 }
                                 out.insert(virt, Arc::new(bytes));
                             }
-                            Err(AssetError::Io(e)) => {
-                                diags.push(bad_asset(span, &what, &path, &format!("it does not decode ({e})")))
-                            }
-                            Err(e) => diags.push(bad_asset(span, &what, &path, &describe(&e))),
+                            Err(why) => diags.push(bad_asset(span, &what, &path, &why)),
                         },
                         Err(AssetError::Missing) => diags.push(
                             Diagnostic::new(Code::MissingArt, format!("{what}: `{rel}` does not exist yet"))
@@ -166,35 +153,21 @@ fn visit_images(spec: &FieldSpec, value: &FieldValue, f: &mut impl FnMut(Option<
     }
 }
 
-/// Refuses a raster image whose header declares more than
-/// [`assets::MAX_ART_PIXELS`], before anything is decoded. Headers that do
-/// not read are left to the decoder, which names the problem.
-fn pixel_size(bytes: &[u8]) -> Result<(), AssetError> {
-    let reader = image::ImageReader::new(std::io::Cursor::new(bytes)).with_guessed_format();
-    if let Ok((w, h)) = reader.map_err(|_| ()).and_then(|r| r.into_dimensions().map_err(|_| ()))
-        && u64::from(w) * u64::from(h) > assets::MAX_ART_PIXELS
-    {
-        return Err(AssetError::TooManyPixels(w, h));
-    }
-    Ok(())
-}
-
-/// Decodes an image the way typst will: its pixel size (`None` for vector art).
+/// Reads an image the way typst will draw it, one at a time: a raster is
+/// measured from its header against the pixel and decoded-size budget, then
+/// decoded and dropped; an SVG is parsed with nothing read from outside it.
+/// Its pixel size (`None` for vector art), or why it cannot be used.
 fn decode(bytes: &[u8]) -> Result<Option<(u32, u32)>, String> {
-    use typst::foundations::Bytes;
-    use typst::visualize::{ImageFormat, RasterImage, VectorFormat};
+    use typst::visualize::{ImageFormat, VectorFormat};
     match ImageFormat::detect(bytes) {
-        Some(ImageFormat::Raster(format)) => {
-            let img = RasterImage::plain(Bytes::new(bytes.to_vec()), format).map_err(|e| e.to_string())?;
-            Ok(Some((img.width(), img.height())))
+        Some(ImageFormat::Raster(_)) => {
+            let px = super::art::measure(bytes).map_err(|b| b.describe())?;
+            super::art::decodes(bytes).map_err(|b| b.describe())?;
+            Ok(Some(px))
         }
-        Some(ImageFormat::Vector(VectorFormat::Svg)) => {
-            resvg::usvg::Tree::from_data(bytes, &resvg::usvg::Options::default())
-                .map(|_| None)
-                .map_err(|e| e.to_string())
-        }
+        Some(ImageFormat::Vector(VectorFormat::Svg)) => super::art::svg(bytes).map(|()| None),
         Some(ImageFormat::Vector(_)) => Ok(None),
-        None => Err("not an image format typst reads".into()),
+        None => Err("it does not decode (not an image format typst reads)".into()),
     }
 }
 

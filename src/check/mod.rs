@@ -3,6 +3,7 @@
 //! Files are read and parsed in parallel; references, duplicate ids and kit
 //! counts are checked once every component is known.
 
+pub mod art;
 pub mod assets;
 pub mod coverage;
 mod decks;

@@ -85,8 +85,6 @@ pub enum AssetError {
     /// Outside the pack folder, or not a plain file (a link, a device, a folder).
     NotAllowed(String),
     TooLarge(u64),
-    /// A raster image of more than [`MAX_ART_PIXELS`]: its width and height.
-    TooManyPixels(u32, u32),
     Io(String),
 }
 

@@ -18,15 +18,10 @@ use crate::common;
 
 use crate::common::raster::{Gray, pdf_text, rasterise, renderer_available};
 use lopdf::Document;
-use pnpkit::check::check;
-use pnpkit::pack::yaml::Limits;
-use pnpkit::progress::Quiet;
-use pnpkit::render::pipeline::{Built, build_all};
-use pnpkit::render::world::Shared;
-use pnpkit::render::{KitOptions, Part, impose};
+use pnpkit::render::Part;
+use pnpkit::render::pipeline::Built;
 use serde_json::Value;
 
-const EPOCH: i64 = 1_767_225_600;
 /// The assembled boards: coarse enough to hold a 600 × 450 mm board in
 /// memory many times.
 const DPI: f64 = 100.0;
@@ -45,21 +40,11 @@ const BLOCK: f64 = 6.0;
 /// (the test checks that for every board), a stretch shown twice far more.
 const BLOCK_TOLERANCE: f64 = 32.0;
 
-fn built() -> &'static [Built] {
-    static BUILT: std::sync::OnceLock<Vec<Built>> = std::sync::OnceLock::new();
-    BUILT.get_or_init(|| {
-        let report = check(&common::root().join("data"), &[], &Limits::default()).unwrap();
-        assert!(!report.has_errors());
-        let shared = Shared::new(common::root(), EPOCH).unwrap();
-        let opts = KitOptions {
-            papers: vec![impose::A4, impose::LETTER],
-            locales: Some(vec!["en".into()]),
-            ..KitOptions::default()
-        };
-        let (built, problems) = build_all(&shared, &report.games, &opts, &Quiet);
-        assert!(problems.is_empty());
-        built
-    })
+fn built() -> Vec<&'static Built> {
+    common::shipped_kits()
+        .iter()
+        .filter(|b| b.plan.locale == "en")
+        .collect()
 }
 
 /// A tile page as measured: its edges (mm on the page) and its picture.

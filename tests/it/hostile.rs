@@ -337,6 +337,12 @@ fn art_linked_out_of_the_project_is_not_read() {
 /// A PNG of `w` × `h` transparent pixels: a few hundred KB on disk, `4wh`
 /// bytes once decoded.
 fn huge_png(path: &Path, w: u32, h: u32) {
+    std::fs::write(path, png_declaring(w, h, h)).unwrap();
+}
+
+/// A PNG whose header declares `w` × `h` pixels and whose data holds the
+/// first `rows` of them (a pixel bomb need not carry its pixels).
+fn png_declaring(w: u32, h: u32, rows: u32) -> Vec<u8> {
     use std::io::Write;
     fn chunk(out: &mut Vec<u8>, kind: &[u8], data: &[u8]) {
         out.extend((data.len() as u32).to_be_bytes());
@@ -349,7 +355,7 @@ fn huge_png(path: &Path, w: u32, h: u32) {
     }
     let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
     let row = vec![0u8; 1 + 4 * w as usize];
-    for _ in 0..h {
+    for _ in 0..rows {
         z.write_all(&row).unwrap();
     }
     let idat = z.finish().unwrap();
@@ -361,7 +367,7 @@ fn huge_png(path: &Path, w: u32, h: u32) {
     chunk(&mut png, b"IHDR", &ihdr);
     chunk(&mut png, b"IDAT", &idat);
     chunk(&mut png, b"IEND", &[]);
-    std::fs::write(path, png).unwrap();
+    png
 }
 
 #[test]
@@ -378,6 +384,83 @@ fn art_of_huge_pixel_size_is_refused_before_it_is_decoded() {
     let text = common::out(&o);
     assert_eq!(o.status.code(), Some(1), "{text}");
     assert!(text.contains("E047") && text.contains("121 megapixels"), "{text}");
+}
+
+/// SVG art that reads outside itself or embeds a pixel bomb, as `check` and
+/// `build` see it: both refuse it with E047 naming the link (or the embedded
+/// image), neither reads the linked file, and a clean SVG passes both.
+#[test]
+fn hostile_svg_art_is_refused_alike_by_check_and_build() {
+    use base64::Engine;
+    let b64 = |bytes: &[u8]| base64::engine::general_purpose::STANDARD.encode(bytes);
+    let image = |href: &str| {
+        format!(
+            "<svg xmlns='http://www.w3.org/2000/svg' width='63' height='88'>\n<rect width='63' height='88' fill='#ccc'/>\n<image href='{href}' width='63' height='88'/>\n</svg>\n"
+        )
+    };
+    let small = png_declaring(8, 8, 8);
+    let bomb = png_declaring(100_000, 100_000, 1);
+    let p0 = Project::new();
+    let secret = p0.secret();
+    let fifo = p0.path("fifo");
+    let _ = Command::new("mkfifo").arg(&fifo).status();
+    let inner = image(&secret.display().to_string());
+    let cases: Vec<(&str, String, bool)> = vec![
+        ("an absolute path", image(&secret.display().to_string()), false),
+        ("a path out of the pack", image("../../../outside/secret.txt"), false),
+        ("/etc/hostname", image("/etc/hostname"), false),
+        ("/dev/zero", image("/dev/zero"), false),
+        ("a FIFO", image(&fifo.display().to_string()), false),
+        ("a web address", image("https://example.com/a.png"), false),
+        (
+            "a 100,000² PNG embedded",
+            image(&format!("data:image/png;base64,{}", b64(&bomb))),
+            false,
+        ),
+        (
+            "an embedded SVG that links out",
+            image(&format!("data:image/svg+xml;base64,{}", b64(inner.as_bytes()))),
+            false,
+        ),
+        (
+            "a small PNG embedded",
+            image(&format!("data:image/png;base64,{}", b64(&small))),
+            true,
+        ),
+    ];
+    for (what, svg, clean) in cases {
+        let p = Project::new();
+        common::copy_dir(
+            &root().join("tests/fixtures/invalid/low-resolution-art/demo"),
+            &p.path("data/demo"),
+        );
+        let card = p.path("data/demo/components/card.yaml");
+        let yaml = std::fs::read_to_string(&card)
+            .unwrap()
+            .replace("art/small.png", "art/hostile.svg");
+        std::fs::write(&card, yaml).unwrap();
+        std::fs::write(p.path("data/demo/art/hostile.svg"), &svg).unwrap();
+        for args in [&["check"][..], &["build", "--paper", "a4", "--locale", "en"][..]] {
+            let o = run_guarded(p.dir.path(), args, Duration::from_secs(60));
+            let text = common::out(&o);
+            assert!(
+                !text.contains("SECRET"),
+                "{what}, {args:?}: the linked file was read:\n{text}"
+            );
+            if clean {
+                assert!(
+                    !text.contains("E047") && !text.contains("E019"),
+                    "{what}, {args:?}:\n{text}"
+                );
+            } else {
+                assert_eq!(o.status.code(), Some(1), "{what}, {args:?}:\n{text}");
+                assert!(
+                    text.contains("E047") && text.contains("art/hostile.svg") && !text.contains("E019"),
+                    "{what}, {args:?}: not refused as bad art:\n{text}"
+                );
+            }
+        }
+    }
 }
 
 #[test]

@@ -71,17 +71,7 @@ fn limits_are_the_users() {
 /// no art below 300 ppi and no character the fonts cannot draw.
 #[test]
 fn the_shipped_kits_pass_preflight_clean() {
-    let root = common::root();
-    let report = check(&root.join("data"), &[], &Limits::default()).unwrap();
-    assert!(!report.has_errors());
-    let shared = Shared::new(root, EPOCH).unwrap();
-    let opts = KitOptions {
-        papers: vec![impose::A4, impose::LETTER],
-        preflight: Some(preflight::Limits::default()),
-        ..KitOptions::default()
-    };
-    let (built, problems) = build_all(&shared, &report.games, &opts, &Quiet);
-    assert!(problems.is_empty());
+    let built = common::shipped_kits();
     let found: Vec<String> = built
         .iter()
         .flat_map(|b| &b.findings)

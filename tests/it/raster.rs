@@ -308,16 +308,9 @@ fn shipped_kits_have_no_slivers_full_bleed_and_identical_backs() {
     assert!(f.clean(), "{}", f.summary("shipped kits"));
 }
 
-/// The shipped kits, built once (A4 and Letter, both locales) for the tests that read them.
+/// The shipped kits (A4 and Letter, both locales), built once for every test that reads them.
 fn shipped() -> &'static [Built] {
-    static BUILT: std::sync::OnceLock<Vec<Built>> = std::sync::OnceLock::new();
-    BUILT.get_or_init(|| {
-        let report = check(&common::root().join("data"), &[], &Limits::default()).unwrap();
-        let shared = Shared::new(common::root(), EPOCH).unwrap();
-        let (built, problems) = build_all(&shared, &report.games, &KitOptions::default(), &Quiet);
-        assert!(problems.is_empty());
-        built
-    })
+    common::shipped_kits()
 }
 
 /// What a player's kit must never print: markup or escapes that were not

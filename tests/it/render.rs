@@ -2,6 +2,7 @@
 //! check what a printer would see: page sizes, where each piece sits, its
 //! pitch, crop marks, duplex alignment, embedded fonts, text.
 
+use crate::common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -498,16 +499,11 @@ fn same_input_same_bytes_and_the_date_is_honoured() {
 
 /// The shipped games built once for every test that reads them (A4, both
 /// locales): the build takes seconds, so tests share it.
-fn shipped_a4() -> &'static [Built] {
-    static BUILT: std::sync::OnceLock<Vec<Built>> = std::sync::OnceLock::new();
-    BUILT.get_or_init(|| {
-        let opts = KitOptions {
-            papers: vec![impose::A4],
-            locales: None,
-            ..KitOptions::default()
-        };
-        build("data", &opts)
-    })
+fn shipped_a4() -> Vec<&'static Built> {
+    common::shipped_kits()
+        .iter()
+        .filter(|b| b.plan.paper.is_none_or(|p| p.name == impose::A4.name))
+        .collect()
 }
 
 #[test]
@@ -526,7 +522,7 @@ fn every_shipped_game_builds_in_both_locales() {
             );
         }
     }
-    for b in built {
+    for b in &built {
         let doc = Document::load_mem(&b.pdf).unwrap();
         assert_eq!(doc.get_pages().len(), b.pages, "{}", b.plan.out.display());
     }

@@ -59,6 +59,31 @@ pub fn shipped() -> &'static Vec<Game> {
     })
 }
 
+/// The date every test build is stamped with (SOURCE_DATE_EPOCH).
+pub const EPOCH: i64 = 1_767_225_600;
+
+/// The shipped kits as `pnpkit build` makes them by default (A4 and Letter,
+/// every locale), with preflight findings, built once per test binary: the
+/// raster, assembly, preflight and render tests all read this one build.
+pub fn shipped_kits() -> &'static [pnpkit::render::pipeline::Built] {
+    static BUILT: OnceLock<Vec<pnpkit::render::pipeline::Built>> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let shared = pnpkit::render::world::Shared::new(root(), EPOCH).expect("templates and fonts");
+        let opts = pnpkit::render::KitOptions {
+            preflight: Some(pnpkit::render::preflight::Limits::default()),
+            ..Default::default()
+        };
+        let (built, problems) =
+            pnpkit::render::pipeline::build_all(&shared, shipped(), &opts, &pnpkit::progress::Quiet);
+        assert!(
+            problems.is_empty(),
+            "{:?}",
+            problems.iter().map(|(d, _)| &d.message).collect::<Vec<_>>()
+        );
+        built
+    })
+}
+
 pub fn game(id: &str) -> &'static Game {
     shipped().iter().find(|g| g.id == id).expect("shipped game")
 }
