@@ -297,14 +297,10 @@ fn attempt(
 pub fn upgrade_file(cx: &super::Ctx, args: &LogArgs) -> Result<Outcome, Fatal> {
     let cli = cx.cli;
     let mut games = Games::default();
+    let replay =
+        |games: &mut Games| check_log_with(games, &cx.catalog, &args.file, &Scope::named(), &Options::default());
     // Loads the game (and shows nothing yet).
-    let before = check_log_with(
-        &mut games,
-        &cx.catalog,
-        &args.file,
-        &Scope::named(),
-        &Options::default(),
-    )?;
+    let before = replay(&mut games)?;
     let Some(log) = &before.log else {
         return Ok(Outcome::report(human(&before, use_color(cli.color)), false));
     };
@@ -351,13 +347,7 @@ pub fn upgrade_file(cx: &super::Ctx, args: &LogArgs) -> Result<Outcome, Fatal> {
             out.push_str(&format!("  line {}: {}\n", c.line, c.what));
         }
     }
-    let after = check_log_with(
-        &mut games,
-        &cx.catalog,
-        &args.file,
-        &Scope::named(),
-        &Options::default(),
-    )?;
+    let after = replay(&mut games)?;
     out.push_str(&human(&after, use_color(cli.color)));
     Ok(Outcome::report(out, after.is_legal()))
 }
