@@ -97,6 +97,7 @@ pub fn check_log_with(
 
 /// [`check_log_with`] on a log's text already read (as `file` of the
 /// report's sources): reads it, loads its game, checks its decks, replays.
+#[allow(clippy::too_many_arguments)] // the reading context of one log, passed through once
 fn check_text(
     games: &mut Games,
     catalog: &Catalog,
@@ -171,7 +172,7 @@ fn check_text(
     }
     let (game, engine) = &games.loaded[&log.game];
     if let Err(d) = format::check(&log.format, &log::FORMAT, &path.display().to_string()) {
-        report.diagnostics.push(d);
+        report.diagnostics.push(*d);
         report.log = Some(log);
         return Ok(report);
     }

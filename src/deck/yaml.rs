@@ -30,7 +30,7 @@ pub fn read(node: &Node, game: &Game, c: &Construction, keys: &HeaderKeys, top_l
     {
         // A list of a format this pnpkit does not read is not read further.
         let stop = d.code != Code::InvalidValue;
-        problems.push(Problem::Yaml(Box::new(d)));
+        problems.push(Problem::Yaml(d));
         if stop {
             return (Deck::default(), problems);
         }

@@ -103,7 +103,7 @@ pub fn read_decl(root: &Node, folder: &str, diags: &mut Vec<Diagnostic>) -> Opti
     m.take(format::KEY);
     if let Err(d) = format::read_checked(root, &format::PACK, &format!("{folder}/game.yaml")) {
         let stop = d.code != Code::InvalidValue;
-        diags.push(d);
+        diags.push(*d);
         if stop {
             return None;
         }

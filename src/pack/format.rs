@@ -73,7 +73,7 @@ pub const DECK: Spec = Spec {
 
 /// Reads `format:` of a document and refuses a version this pnpkit does
 /// not read as today's: the version, or the one problem.
-pub fn read_checked(root: &Node, spec: &Spec, file: &str) -> Result<Version, Diagnostic> {
+pub fn read_checked(root: &Node, spec: &Spec, file: &str) -> Result<Version, Box<Diagnostic>> {
     let v = read(root, spec)?;
     check(&v, spec, file)?;
     Ok(v)
@@ -82,7 +82,7 @@ pub fn read_checked(root: &Node, spec: &Spec, file: &str) -> Result<Version, Dia
 /// Reads `format:` from a document's top-level mapping: today's format when
 /// absent; a value that is not a whole number from 1 up is refused
 /// (`invalid-value`).
-pub fn read(root: &Node, spec: &Spec) -> Result<Version, Diagnostic> {
+pub fn read(root: &Node, spec: &Spec) -> Result<Version, Box<Diagnostic>> {
     let Some(node) = root.get(KEY) else {
         return Ok(Version {
             number: spec.current,
@@ -96,27 +96,29 @@ pub fn read(root: &Node, spec: &Spec) -> Result<Version, Diagnostic> {
             span: node.span,
             written: true,
         }),
-        _ => Err(Diagnostic::new(
-            Code::InvalidValue,
-            format!("`{KEY}` of a {} is a format version", spec.what),
-        )
-        .at(node.span)
-        .label("not a format version")
-        .found(node.show())
-        .expected(format!(
-            "a whole number: {} for today's format (or leave `{KEY}` out)",
-            spec.current
-        ))
-        .help(format!("{} describes the formats", spec.docs))),
+        _ => Err(Box::new(
+            Diagnostic::new(
+                Code::InvalidValue,
+                format!("`{KEY}` of a {} is a format version", spec.what),
+            )
+            .at(node.span)
+            .label("not a format version")
+            .found(node.show())
+            .expected(format!(
+                "a whole number: {} for today's format (or leave `{KEY}` out)",
+                spec.current
+            ))
+            .help(format!("{} describes the formats", spec.docs)),
+        )),
     }
 }
 
 /// Refuses a version this pnpkit does not read as today's.
-pub fn check(v: &Version, spec: &Spec, file: &str) -> Result<(), Diagnostic> {
+pub fn check(v: &Version, spec: &Spec, file: &str) -> Result<(), Box<Diagnostic>> {
     if v.number > spec.current {
-        Err(newer(v, spec))
+        Err(Box::new(newer(v, spec)))
     } else if v.number < spec.current {
-        Err(older(v, spec, file))
+        Err(Box::new(older(v, spec, file)))
     } else {
         Ok(())
     }

@@ -65,7 +65,7 @@ const NEAR_MISSES: usize = 24;
 /// and reports what it exercised.
 pub fn exercise<E: Engine>(engine: &E, seed: u64, max_actions: usize, seen: &[ClauseRef]) -> Result<Exercise, String> {
     let mut rng = fastrand::Rng::with_seed(seed);
-    let mut judge = fastrand::Rng::with_seed(seed ^ 0x5eed_0f_e77ec7);
+    let mut judge = fastrand::Rng::with_seed(seed ^ 0x5eed_0fe7_7ec7);
     let mut out = Exercise::default();
     let setup = engine.random_setup(&mut rng);
     let (started, used) = trace::recording(|| engine.start(&setup));

@@ -191,7 +191,7 @@ fn read_with(root: &Node, mut taken: Vec<Option<Vec<Node>>>) -> (Option<Log>, Ve
     let result = r.take("result").and_then(|n| read_result(n, &players, &mut diags));
     r.take(format::KEY);
     let version = format::read(root, &FORMAT).unwrap_or_else(|d| {
-        diags.push(d);
+        diags.push(*d);
         Version {
             number: FORMAT.current,
             span: root.span,

@@ -53,12 +53,13 @@ pub struct Violation {
     pub found: String,
     /// The card effect the refusal is about, when a card's effect (its
     /// clause, or a card in force that forbids the action) caused it.
+    /// (Boxed: a refusal is the `Err` of every check and stays small.)
     #[serde(skip)]
-    pub cause: Option<Cause>,
+    pub cause: Option<Box<Cause>>,
     /// Other effects the refusal names as shaping the bound it breaks
     /// (the defense bonuses of an attack roll).
     #[serde(skip)]
-    pub also: Vec<Cause>,
+    pub also: Box<[Cause]>,
 }
 
 /// The card effect behind a refusal: the card, and the clause of its
@@ -78,21 +79,21 @@ impl Violation {
             expected: String::new(),
             found: String::new(),
             cause: None,
-            also: Vec::new(),
+            also: Box::default(),
         }
     }
 
     /// The card effect that caused the refusal.
     pub fn caused_by(mut self, cause: Cause) -> Self {
-        self.cause = Some(cause);
+        self.cause = Some(Box::new(cause));
         self
     }
 
     /// [`Violation::caused_by`], when the effect is known (a card without
     /// an effect leaves the refusal uncaused).
     pub fn cited(mut self, cause: Option<Cause>) -> Self {
-        if cause.is_some() {
-            self.cause = cause;
+        if let Some(c) = cause {
+            self.cause = Some(Box::new(c));
         }
         self
     }
@@ -102,9 +103,11 @@ impl Violation {
     pub fn cited_all(mut self, causes: impl IntoIterator<Item = Cause>) -> Self {
         for c in causes {
             if self.cause.is_none() {
-                self.cause = Some(c);
-            } else if self.cause.as_ref() != Some(&c) && !self.also.contains(&c) {
-                self.also.push(c);
+                self.cause = Some(Box::new(c));
+            } else if self.cause.as_deref() != Some(&c) && !self.also.contains(&c) {
+                let mut also = std::mem::take(&mut self.also).into_vec();
+                also.push(c);
+                self.also = also.into_boxed_slice();
             }
         }
         self
@@ -112,7 +115,7 @@ impl Violation {
 
     /// Every effect the refusal names.
     pub fn causes(&self) -> impl Iterator<Item = &Cause> {
-        self.cause.iter().chain(&self.also)
+        self.cause.as_deref().into_iter().chain(self.also.iter())
     }
 
     pub fn expected(mut self, expected: impl Display) -> Self {

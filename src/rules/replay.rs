@@ -506,8 +506,8 @@ fn illegal(
         span,
         state,
         alternatives,
-        cause: v.cause,
-        also: v.also,
+        cause: v.cause.map(|c| *c),
+        also: v.also.into_vec(),
         forgotten: None,
     }
 }

@@ -79,7 +79,7 @@ pub fn upgrade(
     attempt: &mut dyn FnMut(&str) -> Attempt,
 ) -> Result<Upgraded, Vec<Diagnostic>> {
     let root = log::parse(text, file, &Limits::default()).map_err(|d| vec![*d])?;
-    let version = format::read(&root, &FORMAT).map_err(|d| vec![d])?;
+    let version = format::read(&root, &FORMAT).map_err(|d| vec![*d])?;
     if version.number > FORMAT.current {
         return Err(vec![format::newer(&version, &FORMAT)]);
     }

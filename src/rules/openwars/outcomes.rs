@@ -434,6 +434,15 @@ impl OpenWars {
         .map(|(src, _, _)| ctx.card_id(src))
     }
 
+    /// The feature of location `at` that ends the movement of stack `x`
+    /// entering it (the Mountain Pass), if one does.
+    pub(super) fn stopped_by(&self, s: &State, x: &Stack, at: u8) -> Option<String> {
+        self.fire_at(s, When::OnEnter, at, Some(x))
+            .iter()
+            .find(|(_, _, ch)| ch.out == Out::Stop)
+            .map(|(src, _, _)| self.t.fx.names[usize::from(src.card)].clone())
+    }
+
     /// A stack's initiative in words, with the effects that change it
     /// (`initiative 6 (5, +1 by `capital`)`).
     pub(super) fn initiative_desc(&self, s: &State, x: &Stack) -> String {

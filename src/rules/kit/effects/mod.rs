@@ -440,6 +440,7 @@ pub trait Host {
     /// engine last cleared its [`Journal`] (this turn), for a log that
     /// writes it down; `None` for a clause the engine does not journal (a
     /// continuous modifier: what it gives now is what it applied).
+    #[allow(clippy::type_complexity)] // the changes of the host's own vocabulary
     fn applied(
         &self,
         _s: &Self::State,

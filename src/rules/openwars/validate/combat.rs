@@ -574,7 +574,7 @@ impl OpenWars {
                     chance,
                 )
                 .map_err(|e| {
-                    let cause = e.cause.clone().or_else(|| self.cite(spell));
+                    let cause = e.cause.as_deref().cloned().or_else(|| self.cite(spell));
                     e.cited(cause)
                 });
         }

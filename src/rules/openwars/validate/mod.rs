@@ -383,6 +383,18 @@ impl OpenWars {
         }
         let cost = self.entry(s, u, t);
         let left = s.stacks[i].mp[usize::from(tokens - 1)];
+        // A feature where the stack stands that ended its move (it entered).
+        if left == 0
+            && let Some(by) = self.stopped_by(s, &s.stacks[i], f)
+        {
+            return Err(v(
+                rule::MOVEMENT,
+                format!("{unit} cannot move on from {from}: `{by}` ended its movement when it entered"),
+            )
+            .expected(format!("no further move this turn (`{by}` stops a unit entering it)"))
+            .found(format!("a move to {to}"))
+            .cited(self.cite(&by)));
+        }
         if left < cost {
             let cell = &m.cells[usize::from(t)];
             let why = if cost < cell.entry {

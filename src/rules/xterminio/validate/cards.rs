@@ -157,7 +157,7 @@ impl Xterminio {
         });
         self.extras(s, a, e, rule).map_err(|x| Violation {
             message: format!("`{card}`: {}", x.message),
-            cause: cause.or(x.cause.clone()),
+            cause: cause.map(Box::new).or(x.cause.clone()),
             ..x
         })
     }
