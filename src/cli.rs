@@ -441,6 +441,11 @@ pub struct LogArgs {
     /// timeline to step through, rule citations, the first illegal action highlighted.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+
+    /// Rewrite a log of an older format in today's (in place, all or nothing, comments kept),
+    /// then replay it; docs/log-format.md lists the formats.
+    #[arg(long, conflicts_with_all = ["trace", "html"])]
+    pub upgrade: bool,
 }
 
 #[derive(Debug, Args)]
@@ -459,9 +464,16 @@ pub struct CheckArgs {
     pub layout: bool,
 
     /// Also report, per game, how many card effects the rules engine checks and list each one it
-    /// cannot check with the pack's reason.
+    /// cannot check with the pack's reason; replay the pack's logs (`logs/`), those under
+    /// `--logs` and self-play games, and list the logs that exercise each checked effect (an
+    /// effect no legal log uses or no illegal log is refused for is an error).
     #[arg(long)]
     pub effects: bool,
+
+    /// With `--effects`: more folders of logs to replay (searched recursively; each log names
+    /// its game).
+    #[arg(long, value_name = "DIR", requires = "effects")]
+    pub logs: Vec<PathBuf>,
 }
 
 /// Which games and locales a rendering command covers, and where it writes.

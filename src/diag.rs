@@ -102,6 +102,9 @@ codes! {
     StatsLogSkipped = "W076", "stats-log-skipped", Warning, "A log does not replay clean (an illegal action, a checkpoint or result that differs) and is left out of the statistics (reported by `stats`).";
     DeckBacks = "E077", "deck-backs", Error, "A deck shuffles cards that do not look alike from behind (different backs or sizes), so every draw is known before it is made.";
     PreflightOverlap = "W078", "preflight-overlap", Warning, "Text is printed over other text, or a filled shape is drawn over text, hiding words a player needs (reported by `preflight`).";
+    EffectUnexercised = "E085", "effect-unexercised", Error, "A checked card effect is not exercised by the logs `check --effects` replays: a clause no legal log uses, or no illegal log refused for breaking it (reported by `check --effects`).";
+    FormatNewer = "E086", "format-newer", Error, "A file says it is in a format newer than this pnpkit reads (`format:`): update pnpkit, or write it in a format this version knows.";
+    FormatOlder = "E087", "format-older", Error, "A file is in an older format (its `format:` says so, or it uses what that format had): what changed, and how to bring it up to date (`pnpkit log --upgrade FILE` for logs).";
     DeckUnreadable = "E090", "deck-unreadable", Error, "A deck list file cannot be read at all: not text in UTF-8 or UTF-16 with a byte-order mark, binary data, a spreadsheet that does not open (reported by `deck`; exit 2, and its own verdict in a batch).";
     DeckReading = "W091", "deck-reading", Warning, "A list could be read two ways (numbers at the start of lines as item numbers or copies, which column of a table is the count): says which reading was taken and what the other would give (reported by `deck`).";
 }

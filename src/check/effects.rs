@@ -3,12 +3,16 @@
 //! must appear in the text of every locale (1 may be written as "a", "one").
 //! Numbers inside `{{ … }}` templates quote the card's own fields and are
 //! left out, as are digits glued to letters (square names such as `C4`, `3D`);
-//! digits and the number words two to ten (English, Spanish) count.
+//! digits and the number words two to ten (English, Spanish) count. The
+//! actions, moments and targets a text describes are compared with the
+//! effect's words through the phrases the vocabulary gives them
+//! ([`super::says`]).
 
 use indexmap::IndexMap;
 
+use super::says::disagreement;
 use crate::diag::{Code, Diagnostic, Span};
-use crate::model::effects::Effect;
+use crate::model::effects::{Effect, Vocabulary};
 use crate::model::{Component, FieldSpec, FieldType, FieldValue, Kind, Text};
 
 /// The one constructor of E054.
@@ -18,19 +22,22 @@ fn mismatch(c: &Component, field: &str, span: Span, message: String, found: Stri
         .label(format!("`{field}` disagrees with its effect"))
         .found(found)
         .expected(expected)
-        .help("write the effect's numbers in the text (or quote them with a text template), or fix the effect")
+        .help(
+            "make the text say what the effect does (its numbers, actions, moments and targets; a text template may quote a number), or fix the effect",
+        )
 }
 
 /// Checks every effect field that names its text.
 pub fn check_texts(
     kinds: &IndexMap<String, Kind>,
     components: &IndexMap<String, Vec<Component>>,
+    voc: &Vocabulary,
     diags: &mut Vec<Diagnostic>,
 ) {
     for (kid, list) in components {
         let Some(kind) = kinds.get(kid) else { continue };
         for c in list {
-            walk(c, &kind.fields, &c.fields, None, diags);
+            walk(c, voc, &kind.fields, &c.fields, None, diags);
         }
     }
 }
@@ -39,6 +46,7 @@ pub fn check_texts(
 /// the top-level field the record sits in (for spans).
 fn walk(
     c: &Component,
+    voc: &Vocabulary,
     specs: &IndexMap<String, FieldSpec>,
     values: &IndexMap<String, FieldValue>,
     top: Option<&str>,
@@ -53,15 +61,15 @@ fn walk(
                     // Inside a record only the effect knows where it is: point
                     // at it rather than at the record's first line.
                     let span = if top.is_some() { e.span } else { c.span_of(t) };
-                    compare(c, t, span, text, e, diags);
+                    compare(c, voc, t, span, text, e, diags);
                 }
             }
-            (FieldType::Record { fields }, FieldValue::Record(r)) => walk(c, fields, r, Some(here), diags),
+            (FieldType::Record { fields }, FieldValue::Record(r)) => walk(c, voc, fields, r, Some(here), diags),
             (FieldType::List { of, .. }, FieldValue::List(items)) => {
                 if let FieldType::Record { fields } = &of.ty {
                     for i in items {
                         if let FieldValue::Record(r) = i {
-                            walk(c, fields, r, Some(here), diags);
+                            walk(c, voc, fields, r, Some(here), diags);
                         }
                     }
                 }
@@ -71,7 +79,15 @@ fn walk(
     }
 }
 
-fn compare(c: &Component, field: &str, span: Span, text: &Text, e: &Effect, diags: &mut Vec<Diagnostic>) {
+fn compare(
+    c: &Component,
+    voc: &Vocabulary,
+    field: &str,
+    span: Span,
+    text: &Text,
+    e: &Effect,
+    diags: &mut Vec<Diagnostic>,
+) {
     let stated = e.numbers();
     let mut shown: Vec<i64> = stated.clone();
     shown.sort_unstable();
@@ -104,6 +120,10 @@ fn compare(c: &Component, field: &str, span: Span, text: &Text, e: &Effect, diag
                 format!("\"{}\"", short(t)),
                 format!("the text gives {n}"),
             ));
+            continue;
+        }
+        if let Some(d) = disagreement(voc, e, locale, t) {
+            diags.push(mismatch(c, field, span, d.message, d.found, d.expected));
         }
     }
 }

@@ -8,6 +8,8 @@ pub mod assets;
 pub mod coverage;
 mod decks;
 pub mod effects;
+pub mod exercise;
+pub mod says;
 pub mod value;
 
 use std::collections::HashMap;
@@ -257,7 +259,7 @@ fn check_pack(dir: &Path, fonts: &Path, limits: &Limits, scope: &Scope, report: 
     let mut files = assets::icons(&decl, dir, &mut diags);
     files.extend(assets::art(dir, &decl.kinds, &decl.sizes, &components, &mut diags));
     let fonts = check_fonts(&decl, fonts, &mut report.sources, &mut diags);
-    effects::check_texts(&decl.kinds, &components, &mut diags);
+    effects::check_texts(&decl.kinds, &components, &decl.effects, &mut diags);
     let game = Game {
         id: decl.id,
         name: decl.name,

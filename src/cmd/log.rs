@@ -11,11 +11,12 @@ use crate::cli::{Format, LogArgs};
 use crate::diag::{Code, Diagnostic, JsonDiagnostic, SourceMap, render_human, to_json};
 use crate::fsx::read::Scope;
 use crate::model::Game;
+use crate::pack::format;
 use crate::pack::yaml::Limits;
 use crate::pack::{self, Input};
 use crate::project::Catalog;
 use crate::rules::replay::{Failure, FailureKind, flow};
-use crate::rules::{Options, Replay, engine_for, log};
+use crate::rules::{Options, Replay, engine_for, log, upgrade};
 
 /// Everything a `log` run found.
 pub struct LogReport {
@@ -38,6 +39,18 @@ pub struct Games {
 }
 
 impl Games {
+    /// Games already checked (`check --effects`), with their engines: the
+    /// replays see the very effects the report counts.
+    pub fn with(games: &[Game]) -> Games {
+        let mut loaded = std::collections::HashMap::new();
+        for g in games {
+            if let Some(Ok(engine)) = engine_for(g) {
+                loaded.insert(g.id.clone(), (g.clone(), engine));
+            }
+        }
+        Games { loaded }
+    }
+
     /// The game of `id`, once loaded.
     pub fn game(&self, id: &str) -> Option<&Game> {
         self.loaded.get(id).map(|(g, _)| g)
@@ -65,7 +78,6 @@ pub fn check_log_with(
     scope: &Scope,
     options: &Options,
 ) -> Result<LogReport, Fatal> {
-    let limits = Limits::default();
     let mut report = LogReport {
         sources: SourceMap::default(),
         diagnostics: Vec::new(),
@@ -80,20 +92,57 @@ pub fn check_log_with(
             return Ok(report);
         }
     };
-    let node = match log::parse(&text, file, &limits) {
+    check_text(games, catalog, path, file, &text, options, report, true)
+}
+
+/// [`check_log_with`] on a log's text already read (as `file` of the
+/// report's sources): reads it, loads its game, checks its decks, replays.
+#[allow(clippy::too_many_arguments)] // the reading context of one log, passed through once
+fn check_text(
+    games: &mut Games,
+    catalog: &Catalog,
+    path: &Path,
+    file: crate::diag::FileId,
+    text: &str,
+    options: &Options,
+    mut report: LogReport,
+    detect_older: bool,
+) -> Result<LogReport, Fatal> {
+    let limits = Limits::default();
+    let node = match log::parse(text, file, &limits) {
         Ok(n) => n,
         Err(d) => {
             report.diagnostics.push(*d);
             return Ok(report);
         }
     };
-    let log = match log::read_owned(node) {
-        Ok(l) => l,
-        Err(ds) => {
-            report.diagnostics = ds;
+    // Every problem of reading it at once: its structure, then (when the
+    // game is known) the header and actions as the game reads them.
+    let (log, structure) = log::read_owned_all(node);
+    let log = match log {
+        Some(l) if structure.is_empty() => l,
+        Some(l) => {
+            report.diagnostics = structure;
+            // An unknown game or a broken pack adds nothing here: the
+            // structure's problems are reported.
+            if !games.loaded.contains_key(&l.game)
+                && let Some(game) = load_game(catalog, &l, &mut LogReport::empty())?
+                && let Some(Ok(engine)) = engine_for(&game)
+            {
+                games.loaded.insert(l.game.clone(), (game, engine));
+            }
+            if let Some((_, engine)) = games.loaded.get(&l.game) {
+                report.diagnostics.extend(engine.decode(&l));
+            }
+            report.diagnostics.sort_by_key(|d| d.span.map(|s| s.start));
+            return Ok(report);
+        }
+        None => {
+            report.diagnostics = structure;
             return Ok(report);
         }
     };
+
     if !games.loaded.contains_key(&log.game) {
         let Some(game) = load_game(catalog, &log, &mut report)? else {
             return Ok(report);
@@ -122,6 +171,11 @@ pub fn check_log_with(
         games.loaded.insert(log.game.clone(), (game, engine));
     }
     let (game, engine) = &games.loaded[&log.game];
+    if let Err(d) = format::check(&log.format, &log::FORMAT, &path.display().to_string()) {
+        report.diagnostics.push(*d);
+        report.log = Some(log);
+        return Ok(report);
+    }
     // A `deck:` path was not named on the command line: it is read only from
     // inside the game's data folder or the log's own folder.
     let log_dir = path
@@ -148,8 +202,155 @@ pub fn check_log_with(
             report.replay = Some(replay);
         }
     }
+    let older = detect_older && !log.format.written && !report.is_legal();
     report.log = Some(log);
+    if older {
+        older_format(games, catalog, path, text, &mut report)?;
+    }
     Ok(report)
+}
+
+impl LogReport {
+    fn empty() -> LogReport {
+        LogReport {
+            sources: SourceMap::default(),
+            diagnostics: Vec::new(),
+            replay: None,
+            rule_title: None,
+            log: None,
+        }
+    }
+}
+
+/// A log with no `format:` that fails as today's format: if it reads as a
+/// format-1 log (what `--upgrade` would change), the report says so first,
+/// with what changed and the command that rewrites it (E087).
+fn older_format(
+    games: &Games,
+    catalog: &Catalog,
+    path: &Path,
+    text: &str,
+    report: &mut LogReport,
+) -> Result<(), Fatal> {
+    let Some(log) = &report.log else { return Ok(()) };
+    let Some((game, engine)) = games.loaded.get(&log.game) else {
+        return Ok(());
+    };
+    let mut scratch = Games::with(std::slice::from_ref(game));
+    let mut fatal = None;
+    let changes = upgrade::looks_older(text, crate::diag::FileId(0), game, engine.as_ref(), &mut |t: &str| {
+        attempt(&mut scratch, catalog, path, t, &mut fatal)
+    });
+    if let Some(e) = fatal {
+        return Err(e);
+    }
+    if changes.is_empty() {
+        return Ok(());
+    }
+    let v = format::Version {
+        number: 1,
+        span: log.game_span,
+        written: false,
+    };
+    let mut d = format::older(&v, &log::FORMAT, &path.display().to_string());
+    for c in changes.iter().take(MAX_CHANGES_SHOWN) {
+        d = d.note(format!("line {}: the upgrade {}", c.line, c.what));
+    }
+    if changes.len() > MAX_CHANGES_SHOWN {
+        d = d.note(format!("… and {} more changes", changes.len() - MAX_CHANGES_SHOWN));
+    }
+    report.diagnostics.insert(0, d);
+    Ok(())
+}
+
+/// At most this many upgrade changes are listed with an older-format report.
+const MAX_CHANGES_SHOWN: usize = 6;
+
+/// Reads and replays a log's text as `pnpkit log` does (for the upgrade).
+fn attempt(
+    games: &mut Games,
+    catalog: &Catalog,
+    path: &Path,
+    text: &str,
+    fatal: &mut Option<Fatal>,
+) -> upgrade::Attempt {
+    let mut report = LogReport::empty();
+    let file = report.sources.add(path.to_path_buf(), std::sync::Arc::from(text));
+    match check_text(games, catalog, path, file, text, &Options::default(), report, false) {
+        Ok(r) => upgrade::Attempt {
+            problems: if r.replay.is_some() { Vec::new() } else { r.diagnostics },
+            log: r.log,
+            replay: r.replay,
+        },
+        Err(e) => {
+            fatal.get_or_insert(e);
+            upgrade::Attempt {
+                log: None,
+                replay: None,
+                problems: Vec::new(),
+            }
+        }
+    }
+}
+
+/// `pnpkit log --upgrade FILE`: the log rewritten in today's format (all
+/// or nothing), then replayed; what changed is listed.
+pub fn upgrade_file(cx: &super::Ctx, args: &LogArgs) -> Result<Outcome, Fatal> {
+    let cli = cx.cli;
+    let mut games = Games::default();
+    let replay =
+        |games: &mut Games| check_log_with(games, &cx.catalog, &args.file, &Scope::named(), &Options::default());
+    // Loads the game (and shows nothing yet).
+    let before = replay(&mut games)?;
+    let Some(log) = &before.log else {
+        return Ok(Outcome::report(human(&before, use_color(cli.color)), false));
+    };
+    let text = before.sources.get(crate::diag::FileId(0)).text.to_string();
+    let (game, engine) = &games.loaded[&log.game];
+    let mut scratch = Games::with(std::slice::from_ref(game));
+    let mut fatal = None;
+    let done = upgrade::upgrade(&text, crate::diag::FileId(0), game, engine.as_ref(), &mut |t: &str| {
+        attempt(&mut scratch, &cx.catalog, &args.file, t, &mut fatal)
+    });
+    if let Some(e) = fatal {
+        return Err(e);
+    }
+    let up = match done {
+        Ok(up) => up,
+        Err(diags) => {
+            let mut r = LogReport::empty();
+            r.sources.add(args.file.clone(), std::sync::Arc::from(text.as_str()));
+            r.diagnostics = diags;
+            return Ok(Outcome::report(human(&r, use_color(cli.color)), false));
+        }
+    };
+    let mut out = String::new();
+    if up.from == log::FORMAT.current {
+        out.push_str(&format!(
+            "{} is already in format {}: nothing to upgrade\n",
+            args.file.display(),
+            up.from
+        ));
+    } else {
+        crate::fsx::write_atomic(&args.file, up.text.as_bytes()).map_err(|source| Fatal::Write {
+            path: args.file.clone(),
+            source,
+        })?;
+        out.push_str(&format!(
+            "upgraded {} from format {} to format {}: {} change{}\n",
+            args.file.display(),
+            up.from,
+            log::FORMAT.current,
+            up.changes.len(),
+            if up.changes.len() == 1 { "" } else { "s" }
+        ));
+        for c in &up.changes {
+            out.push_str(&format!("  line {}: {}\n", c.line, c.what));
+        }
+    }
+    let after = replay(&mut games)?;
+    out.push_str(&human(&after, use_color(cli.color)));
+    Ok(Outcome::report(out, after.is_legal()))
 }
 
 /// Validates each player's `deck:` with the game's construction rules and
@@ -410,6 +611,19 @@ fn failure_diagnostic(f: &Failure, title: Option<&str>, players: &[String], log:
     if !f.found.is_empty() {
         d = d.found(f.found.clone());
     }
+    if let Some(u) = &f.forgotten {
+        d = d.note(if u.auto {
+            format!(
+                "the log's values are those of the game without `{}`, whose effect applies by itself: the engine applies it, the log does not write it",
+                u.card
+            )
+        } else {
+            format!(
+                "the log's values are those of the game without what `{}` gave earlier, which still lasts: the engine counts it",
+                u.card
+            )
+        });
+    }
     if !f.state.is_null() {
         d = d.note(format!("state: {}", excerpt(&f.state)));
     }
@@ -423,10 +637,14 @@ fn failure_diagnostic(f: &Failure, title: Option<&str>, players: &[String], log:
 }
 
 pub fn run(cx: &super::Ctx, args: &LogArgs) -> Result<Outcome, Fatal> {
+    if args.upgrade {
+        return upgrade_file(cx, args);
+    }
     let cli = cx.cli;
     let mut games = Games::default();
     let options = Options {
         trace: args.trace || args.html.is_some(),
+        ..Options::default()
     };
     let mut report = check_log_with(&mut games, &cx.catalog, &args.file, &Scope::named(), &options)?;
     let page = match (&args.html, &report.log, &report.replay) {

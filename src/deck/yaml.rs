@@ -9,6 +9,7 @@ use super::{Deck, HeaderKeys, Problem};
 use crate::diag::{Code, Diagnostic};
 use crate::model::Game;
 use crate::model::construction::Construction;
+use crate::pack::format;
 use crate::pack::yaml::{Node, Value};
 
 fn format_problem(message: String, node: &Node, expected: &str) -> Problem {
@@ -22,13 +23,30 @@ fn format_problem(message: String, node: &Node, expected: &str) -> Problem {
 /// Reads a YAML list. `top_level`: the whole file (header keys allowed);
 /// else a log's `deck:` value.
 pub fn read(node: &Node, game: &Game, c: &Construction, keys: &HeaderKeys, top_level: bool) -> (Deck, Vec<Problem>) {
-    let names = Names::new(game, &c.kinds);
     let mut problems = Vec::new();
+    if top_level
+        && is_versioned(node, keys)
+        && let Err(d) = format::read_checked(node, &format::DECK, "the list")
+    {
+        // A list of a format this pnpkit does not read is not read further.
+        let stop = d.code != Code::InvalidValue;
+        problems.push(Problem::Yaml(d));
+        if stop {
+            return (Deck::default(), problems);
+        }
+    }
+    let names = Names::new(game, &c.kinds);
     let deck = read_node(node, game, c, keys, &names, top_level, &mut problems);
     if deck.entries.is_empty() && deck.side.is_empty() && problems.is_empty() {
         problems.push(Problem::Empty);
     }
     (deck, problems)
+}
+
+/// Whether the list's `format:` is its format version (not a header field
+/// of the pack's that happens to be called `format`).
+fn is_versioned(node: &Node, keys: &HeaderKeys) -> bool {
+    node.get(format::KEY).is_some() && keys.find(format::KEY).is_none()
 }
 
 fn read_node(
@@ -69,6 +87,9 @@ fn read_node(
                 let Some(key) = k.as_str() else { continue };
                 if matches!(key, "cards" | "cartas") {
                     cards = Some(v);
+                    continue;
+                }
+                if top_level && key == format::KEY && keys.find(key).is_none() {
                     continue;
                 }
                 let Some(h) = keys.find(key) else {

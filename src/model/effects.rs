@@ -71,6 +71,12 @@ pub struct Word {
     pub max: Option<i64>,
     /// Timings: clauses with this timing apply by themselves.
     pub auto: bool,
+    /// How card texts say this word, per locale: phrases of lowercase
+    /// words, a word ending in `*` standing for any ending (`heal*`). A text
+    /// that describes an effect using this word says one of them, and a
+    /// text that says one describes an effect using this word (E054).
+    #[serde(skip_serializing_if = "IndexMap::is_empty")]
+    pub says: IndexMap<String, Vec<String>>,
     #[serde(skip)]
     pub span: Span,
 }

@@ -3,6 +3,7 @@
 
 use indexmap::IndexMap;
 
+use super::format;
 use super::reader::{
     MapReader, is_ident, quote_list, read_bool, read_int, read_number, read_seq, read_slug, read_str, read_text,
     wrong_type,
@@ -15,6 +16,7 @@ use crate::model::{FieldSpec, FieldType, FieldValue, Kind, KitEntry, Rule, Shape
 pub const BUILTIN_FIELDS: &[&str] = &["id", "name", "copies", "sample"];
 
 const GAME_KEYS: &[&str] = &[
+    "format",
     "id",
     "name",
     "locales",
@@ -96,6 +98,16 @@ fn read_rule_ids(node: &Node, diags: &mut Vec<Diagnostic>) -> Vec<String> {
 /// (locales and kinds) could be read, so components can still be checked.
 pub fn read_decl(root: &Node, folder: &str, diags: &mut Vec<Diagnostic>) -> Option<Decl> {
     let mut m = MapReader::new(root, "game.yaml", diags)?;
+    // A pack of a format this pnpkit does not read is not read further: its
+    // fields would only add problems that are not the pack's.
+    m.take(format::KEY);
+    if let Err(d) = format::read_checked(root, &format::PACK, &format!("{folder}/game.yaml")) {
+        let stop = d.code != Code::InvalidValue;
+        diags.push(*d);
+        if stop {
+            return None;
+        }
+    }
     let id = m
         .require("id", "the pack id, same as its folder name", diags)
         .and_then(|n| read_slug(n, "the game id", diags));

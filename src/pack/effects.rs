@@ -124,7 +124,10 @@ fn read_word(node: &Node, part: &str, name: &str, diags: &mut Vec<Diagnostic>) -
         span: node.span,
         ..Word::default()
     };
-    let mut keys = vec!["help"];
+    let mut keys = vec!["help", "says"];
+    if let Some(n) = m.take("says") {
+        w.says = read_says(n, &what, diags);
+    }
     match part {
         "timings" => {
             keys.push("auto");
@@ -186,6 +189,48 @@ fn read_word(node: &Node, part: &str, name: &str, diags: &mut Vec<Diagnostic>) -
     }
     m.finish(&keys, diags);
     Some(w)
+}
+
+/// Reads `says:` of a word: `{locale: [phrase, …]}`, each phrase lowercase
+/// words (a trailing `*` on a word for any ending).
+fn read_says(node: &Node, what: &str, diags: &mut Vec<Diagnostic>) -> IndexMap<String, Vec<String>> {
+    let mut out = IndexMap::new();
+    let Some(entries) = node.as_map() else {
+        diags.push(wrong_type(
+            node,
+            &format!("`says` of {what}"),
+            "a mapping of locales to lists of phrases",
+        ));
+        return out;
+    };
+    for (k, v) in entries {
+        let Some(locale) = k.as_str() else {
+            diags.push(wrong_type(k, "a locale", "a locale code such as `en`"));
+            continue;
+        };
+        let items = v.as_seq().map(<[Node]>::to_vec).unwrap_or_else(|| vec![v.clone()]);
+        let mut phrases = Vec::new();
+        for i in &items {
+            match i.as_str() {
+                Some(p) if is_phrase(p) => phrases.push(p.to_owned()),
+                _ => diags.push(bad_decl(
+                    i,
+                    format!("a phrase in `says.{locale}` of {what} is not lowercase words"),
+                    "lowercase words separated by spaces, a word may end in `*` (`heal*`, `al empezar`)",
+                )),
+            }
+        }
+        out.insert(locale.to_owned(), phrases);
+    }
+    out
+}
+
+fn is_phrase(p: &str) -> bool {
+    !p.trim().is_empty()
+        && p.split(' ').all(|w| {
+            let w = w.strip_suffix('*').unwrap_or(w);
+            !w.is_empty() && w.chars().all(|c| c.is_alphanumeric() && !c.is_uppercase())
+        })
 }
 
 /// Reads the value of an `effect` field (`what` names it in messages).

@@ -8,6 +8,7 @@ pub mod decks;
 pub mod decl;
 pub mod draw;
 pub mod effects;
+pub mod format;
 pub mod git;
 pub mod node_de;
 pub mod plain_yaml;

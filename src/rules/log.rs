@@ -6,6 +6,7 @@
 use serde_json::{Map, Value as Json};
 
 use crate::diag::{Code, Diagnostic, Span};
+use crate::pack::format::{self, Older, Spec, Version};
 use crate::pack::reader::{MapReader, read_seq, read_str, wrong_type};
 use crate::pack::yaml::{Node, Value};
 
@@ -23,7 +24,21 @@ pub struct Log {
     pub result: Option<ClaimedResult>,
     /// The whole document.
     pub span: Span,
+    /// The format the log says it is written in (`format:`; today's when absent).
+    pub format: Version,
 }
+
+/// The formats of a game log (docs/log-format.md, "Formats").
+pub const FORMAT: Spec = Spec {
+    what: "game log",
+    current: 2,
+    older: &[Older {
+        version: 1,
+        changed: "card effects became data: automatic effects apply by themselves (a log no longer writes what they did as `ability` or `play` steps, it may only confirm it), `expire` is gone (a fixed action lasts as long as its effect says), and a choice an effect asks for has its own field (`target:`, `place:`, `answer:` …) where format 1 wrote free text",
+    }],
+    upgrade: Some("pnpkit log --upgrade FILE"),
+    docs: "docs/log-format.md",
+};
 
 #[derive(Clone, Debug)]
 pub struct Player {
@@ -92,12 +107,22 @@ pub fn parse(
 
 /// Reads a parsed log document, collecting every structural problem.
 pub fn read(root: &Node) -> Result<Log, Vec<Diagnostic>> {
-    read_with(root, Vec::new())
+    read_checked(root, Vec::new())
 }
 
 /// [`read`], taking the tree: each action's node moves into the log instead
 /// of being copied (what `pnpkit log` does with the tree it parsed).
-pub fn read_owned(mut root: Node) -> Result<Log, Vec<Diagnostic>> {
+pub fn read_owned(root: Node) -> Result<Log, Vec<Diagnostic>> {
+    match read_owned_all(root) {
+        (Some(log), diags) if diags.is_empty() => Ok(log),
+        (_, diags) => Err(diags),
+    }
+}
+
+/// [`read_owned`], keeping what could be read next to the problems: the
+/// log without its broken parts (a turn naming nobody, an item that is not
+/// an action), so that the rest can still be checked in the same run.
+pub fn read_owned_all(mut root: Node) -> (Option<Log>, Vec<Diagnostic>) {
     // Each turn's list of actions, taken out of the tree (an empty list stays).
     let mut taken = Vec::new();
     if let Value::Map(entries) = &mut root.value
@@ -121,15 +146,26 @@ pub fn read_owned(mut root: Node) -> Result<Log, Vec<Diagnostic>> {
     read_with(&root, taken)
 }
 
+/// [`read`] of a borrowed tree.
+fn read_checked(root: &Node, taken: Vec<Option<Vec<Node>>>) -> Result<Log, Vec<Diagnostic>> {
+    match read_with(root, taken) {
+        (Some(log), diags) if diags.is_empty() => Ok(log),
+        (_, diags) => Err(diags),
+    }
+}
+
 /// Reads the log; `taken[i]` holds turn `i`'s actions when they were taken out of the tree.
-fn read_with(root: &Node, mut taken: Vec<Option<Vec<Node>>>) -> Result<Log, Vec<Diagnostic>> {
+fn read_with(root: &Node, mut taken: Vec<Option<Vec<Node>>>) -> (Option<Log>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let Some(entries) = root.as_map() else {
-        return Err(vec![wrong_type(
-            root,
-            "a game log",
-            "a mapping with `game`, `players` and `turns`",
-        )]);
+        return (
+            None,
+            vec![wrong_type(
+                root,
+                "a game log",
+                "a mapping with `game`, `players` and `turns`",
+            )],
+        );
     };
     let mut r = MapReader::new(root, "the log", &mut diags).expect("checked to be a mapping");
     let game = r
@@ -153,34 +189,42 @@ fn read_with(root: &Node, mut taken: Vec<Option<Vec<Node>>>) -> Result<Log, Vec<
         })
         .unwrap_or_default();
     let result = r.take("result").and_then(|n| read_result(n, &players, &mut diags));
+    r.take(format::KEY);
+    let version = format::read(root, &FORMAT).unwrap_or_else(|d| {
+        diags.push(*d);
+        Version {
+            number: FORMAT.current,
+            span: root.span,
+            written: false,
+        }
+    });
 
     // The header is everything the engine sets up from.
     let mut header = Map::new();
     let mut header_entries = Vec::new();
     for (k, v) in entries {
         let key = k.as_str().map(str::to_string).unwrap_or_else(|| k.show());
-        if matches!(key.as_str(), "game" | "turns" | "result") {
+        if matches!(key.as_str(), "game" | "turns" | "result" | format::KEY) {
             continue;
         }
         header.insert(key, to_json(v));
         header_entries.push((k.clone(), v.clone()));
     }
-    match game {
-        Some((game, game_span)) if diags.is_empty() => Ok(Log {
-            game,
-            game_span,
-            header: Json::Object(header),
-            header_node: Node {
-                value: Value::Map(header_entries),
-                span: root.span,
-            },
-            players,
-            turns,
-            result,
+    let log = game.map(|(game, game_span)| Log {
+        game,
+        game_span,
+        header: Json::Object(header),
+        header_node: Node {
+            value: Value::Map(header_entries),
             span: root.span,
-        }),
-        _ => Err(diags),
-    }
+        },
+        players,
+        turns,
+        result,
+        span: root.span,
+        format: version,
+    });
+    (log, diags)
 }
 
 fn read_players(node: &Node, diags: &mut Vec<Diagnostic>) -> Vec<Player> {

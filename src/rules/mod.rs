@@ -11,6 +11,8 @@
 //! game-independent interface (imports run one way: `replay` ← `random` ←
 //! `replayer`).
 
+pub mod example;
+pub mod exercise;
 pub mod kit;
 pub mod log;
 pub mod mythic;
@@ -23,6 +25,7 @@ pub mod selfplay;
 #[cfg(test)]
 mod toy;
 pub mod unmatched;
+pub mod upgrade;
 pub mod xterminio;
 
 use std::fmt::{Debug, Display};
@@ -48,6 +51,24 @@ pub struct Violation {
     pub expected: String,
     /// What the log does (`9 cards`).
     pub found: String,
+    /// The card effect the refusal is about, when a card's effect (its
+    /// clause, or a card in force that forbids the action) caused it.
+    /// (Boxed: a refusal is the `Err` of every check and stays small.)
+    #[serde(skip)]
+    pub cause: Option<Box<Cause>>,
+    /// Other effects the refusal names as shaping the bound it breaks
+    /// (the defense bonuses of an attack roll).
+    #[serde(skip)]
+    pub also: Box<[Cause]>,
+}
+
+/// The card effect behind a refusal: the card, and the clause of its
+/// effect (none when the refusal is about the effect as a whole).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cause {
+    pub card: String,
+    pub effect: crate::diag::Span,
+    pub clause: Option<u8>,
 }
 
 impl Violation {
@@ -57,7 +78,44 @@ impl Violation {
             message: message.into(),
             expected: String::new(),
             found: String::new(),
+            cause: None,
+            also: Box::default(),
         }
+    }
+
+    /// The card effect that caused the refusal.
+    pub fn caused_by(mut self, cause: Cause) -> Self {
+        self.cause = Some(Box::new(cause));
+        self
+    }
+
+    /// [`Violation::caused_by`], when the effect is known (a card without
+    /// an effect leaves the refusal uncaused).
+    pub fn cited(mut self, cause: Option<Cause>) -> Self {
+        if let Some(c) = cause {
+            self.cause = Some(Box::new(c));
+        }
+        self
+    }
+
+    /// Effects the refusal names: the first is its cause, the others
+    /// shaped the bound it breaks.
+    pub fn cited_all(mut self, causes: impl IntoIterator<Item = Cause>) -> Self {
+        for c in causes {
+            if self.cause.is_none() {
+                self.cause = Some(Box::new(c));
+            } else if self.cause.as_deref() != Some(&c) && !self.also.contains(&c) {
+                let mut also = std::mem::take(&mut self.also).into_vec();
+                also.push(c);
+                self.also = also.into_boxed_slice();
+            }
+        }
+        self
+    }
+
+    /// Every effect the refusal names.
+    pub fn causes(&self) -> impl Iterator<Item = &Cause> {
+        self.cause.as_deref().into_iter().chain(self.also.iter())
     }
 
     pub fn expected(mut self, expected: impl Display) -> Self {

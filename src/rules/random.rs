@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value as Json};
 
-use super::replay::{FailureKind, Options, flow, parse, run, timed};
+use super::replay::{Failure, FailureKind, Options, flow, parse, run, timed};
 use super::{Ending, Engine, log};
 use crate::diag::FileId;
 use crate::pack::yaml::Limits;
@@ -159,6 +159,8 @@ pub struct MutationProbe {
     pub position: usize,
     pub mutated: String,
     pub legal: bool,
+    /// How the replay refused the mutated action (when it is not legal).
+    pub refusal: Option<Failure>,
 }
 
 /// Plays a random game, replaces one action by a candidate, and checks that
@@ -236,6 +238,7 @@ pub fn mutation_probe<E: Engine>(engine: &E, seed: u64, max_actions: usize) -> R
         position: positions.iter().position(|&p| p == (ti, ai)).unwrap_or(0),
         mutated: shown,
         legal: listed,
+        refusal: replay.failure.filter(|_| rejected_here),
     })
 }
 

@@ -7,8 +7,9 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value as Json;
 
+use super::kit::trace::{self, Use};
 use super::log::{self, Item, Log};
-use super::{Ending, Engine, Violation};
+use super::{Cause, Ending, Engine, Violation};
 use crate::diag::{Code, Diagnostic, Span};
 
 /// How to replay.
@@ -16,6 +17,12 @@ use crate::diag::{Code, Diagnostic, Span};
 pub struct Options {
     /// Keep the state after every action.
     pub trace: bool,
+    /// Note the clauses of the pack's effects each action uses
+    /// ([`Replay::uses`], for `check --effects`).
+    pub record: bool,
+    /// A what-if replay (the log without one effect): a checkpoint that
+    /// differs is not explained further.
+    pub what_if: bool,
 }
 
 /// What a replay found.
@@ -35,6 +42,18 @@ pub struct Replay {
     /// With a trace: the state after setup, before the first action.
     #[serde(skip)]
     pub initial: Json,
+    /// With [`Options::record`]: the effect clauses each step used.
+    #[serde(skip)]
+    pub uses: Vec<Used>,
+}
+
+/// The clauses of the pack's effects one step used (the setup, an action,
+/// or ending a turn).
+#[derive(Clone, Debug)]
+pub struct Used {
+    pub turn: Option<usize>,
+    pub action: Option<usize>,
+    pub uses: Vec<Use>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -86,6 +105,16 @@ pub struct Failure {
     pub state: Json,
     /// A few legal actions at that point, when the engine can list them.
     pub alternatives: Vec<Json>,
+    /// The card effect that caused a refusal, if one did.
+    #[serde(skip)]
+    pub cause: Option<Cause>,
+    /// Other effects the refusal names as shaping the bound it breaks.
+    #[serde(skip)]
+    pub also: Vec<Cause>,
+    /// For a checkpoint that differs: an effect that applies by itself and
+    /// that the log's values leave out (the checkpoint holds without it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forgotten: Option<Use>,
 }
 
 /// A log's game-specific parts as the engine's types.
@@ -97,22 +126,63 @@ pub struct Parsed<E: Engine> {
 
 /// Interprets the header and every action; all problems at once.
 pub fn parse<E: Engine>(log: &Log) -> Result<Parsed<E>, Vec<Diagnostic>> {
+    let read = read::<E>(log);
+    match read.setup {
+        Some(setup) if read.diags.is_empty() => Ok(Parsed {
+            setup,
+            actions: read.actions,
+        }),
+        _ => Err(read.diags),
+    }
+}
+
+/// A log read as far as it can be: what could not be read is left out.
+pub struct Read<E: Engine> {
+    pub setup: Option<E::Setup>,
+    /// Per turn, per item: the action, or `None` for a checkpoint or an
+    /// action that cannot be read.
+    pub actions: Vec<Vec<Option<E::Action>>>,
+    pub diags: Vec<Diagnostic>,
+    /// The actions that cannot be read: turn and item (both 1-based), and
+    /// the index of their problem in `diags`.
+    pub unread: Vec<(usize, usize, usize)>,
+}
+
+/// Reads the header and every action, keeping what can be read.
+pub fn read<E: Engine>(log: &Log) -> Read<E> {
     let mut diags = Vec::new();
+    let page = format!("docs/log-format/{}.md", E::GAME);
     let setup = decode::<E::Setup>(&log.header, &log.header_node, "the log's header", &mut diags);
+    if setup.is_none() {
+        for d in &mut diags {
+            d.help = Some(format!("{page} lists the header fields of {}", E::GAME));
+        }
+    }
     let mut actions = Vec::with_capacity(log.turns.len());
-    for turn in &log.turns {
+    let mut unread = Vec::new();
+    for (t, turn) in log.turns.iter().enumerate() {
         let mut list = Vec::with_capacity(turn.items.len());
-        for item in &turn.items {
+        for (i, item) in turn.items.iter().enumerate() {
             match item {
-                Item::Action(a) => list.push(decode_node::<E::Action>(&a.node, "an action", &mut diags).map(Some)),
-                Item::Expect(_) => list.push(Some(None)),
+                Item::Action(a) => {
+                    let action = decode_node::<E::Action>(&a.node, "an action", &mut diags);
+                    if action.is_none() {
+                        let d = diags.len() - 1;
+                        diags[d].help = Some(format!("{page} lists the actions of {} and their fields", E::GAME));
+                        unread.push((t + 1, i + 1, d));
+                    }
+                    list.push(action);
+                }
+                Item::Expect(_) => list.push(None),
             }
         }
-        actions.push(list.into_iter().collect::<Option<Vec<_>>>().unwrap_or_default());
+        actions.push(list);
     }
-    match setup {
-        Some(setup) if diags.is_empty() => Ok(Parsed { setup, actions }),
-        _ => Err(diags),
+    Read {
+        setup,
+        actions,
+        diags,
+        unread,
     }
 }
 
@@ -149,7 +219,7 @@ fn decode<T: DeserializeOwned>(
             if path != "." {
                 d = d.note(format!("at `{path}`"));
             }
-            diags.push(d.help("docs/log-format.md lists each game's header fields and actions"));
+            diags.push(d);
             None
         }
     }
@@ -168,9 +238,12 @@ pub fn run<E: Engine>(engine: &E, log: &Log, parsed: &Parsed<E>, options: &Optio
         failure: None,
         trace: Vec::new(),
         initial: Json::Null,
+        uses: Vec::new(),
     };
     let name = |i: usize| names.get(i).cloned().unwrap_or_else(|| format!("player {}", i + 1));
-    let mut state = match engine.start(&parsed.setup) {
+    let (started, used) = noted(options, || engine.start(&parsed.setup));
+    keep(&mut out.uses, None, None, used);
+    let mut state = match started {
         Ok(s) => s,
         Err(v) => {
             out.failure = Some(illegal(v, None, None, log.header_node.span, Json::Null, Vec::new()));
@@ -220,7 +293,8 @@ pub fn run<E: Engine>(engine: &E, log: &Log, parsed: &Parsed<E>, options: &Optio
                         out.failure = Some(after_end(engine, &state, &end, &name, t, a, item.node.span));
                         break 'turns;
                     }
-                    if let Err(v) = engine.validate(&state, action) {
+                    let (verdict, mut used) = noted(options, || engine.validate(&state, action));
+                    if let Err(v) = verdict {
                         out.failure = Some(illegal(
                             v,
                             t,
@@ -231,7 +305,10 @@ pub fn run<E: Engine>(engine: &E, log: &Log, parsed: &Parsed<E>, options: &Optio
                         ));
                         break 'turns;
                     }
-                    state = engine.apply(state, action);
+                    let (next, applied) = noted(options, move || engine.apply(state, action));
+                    state = next;
+                    used.extend(applied);
+                    keep(&mut out.uses, t, a, used);
                     out.actions += 1;
                     if options.trace {
                         out.trace.push(TraceStep {
@@ -247,7 +324,8 @@ pub fn run<E: Engine>(engine: &E, log: &Log, parsed: &Parsed<E>, options: &Optio
             }
         }
         if engine.ending(&state).is_none() {
-            if let Err(v) = engine.validate(&state, &end_turn) {
+            let (verdict, mut used) = noted(options, || engine.validate(&state, &end_turn));
+            if let Err(v) = verdict {
                 let at = turn.items.last().map_or(turn.span, |i| match i {
                     Item::Action(a) => a.node.span,
                     Item::Expect(c) => c.node.span,
@@ -257,7 +335,10 @@ pub fn run<E: Engine>(engine: &E, log: &Log, parsed: &Parsed<E>, options: &Optio
                 out.failure = Some(f);
                 break;
             }
-            state = engine.apply(state, &end_turn);
+            let (next, applied) = noted(options, || engine.apply(state, &end_turn));
+            state = next;
+            used.extend(applied);
+            keep(&mut out.uses, t, None, used);
             out.actions += 1;
             if options.trace {
                 out.trace.push(TraceStep {
@@ -274,6 +355,15 @@ pub fn run<E: Engine>(engine: &E, log: &Log, parsed: &Parsed<E>, options: &Optio
         {
             out.failure = Some(f);
             break;
+        }
+    }
+    if !options.what_if
+        && let Some(f) = &out.failure
+        && f.kind == FailureKind::Checkpoint
+    {
+        let found = forgotten(engine, log, parsed, f);
+        if let Some(f) = &mut out.failure {
+            f.forgotten = found;
         }
     }
     out.final_state = engine.observe(&state);
@@ -315,10 +405,86 @@ pub fn run<E: Engine>(engine: &E, log: &Log, parsed: &Parsed<E>, options: &Optio
                 span: claimed.span,
                 state: out.final_state.clone(),
                 alternatives: Vec::new(),
+                cause: None,
+                also: Vec::new(),
+                forgotten: None,
             });
         }
     }
     out
+}
+
+/// At most this many automatic clauses are tried as the explanation of a
+/// checkpoint that differs.
+const WHAT_IFS: usize = 8;
+
+/// The clause the engine applied by itself (an automatic one, or a lasting
+/// outcome chosen earlier) whose absence explains checkpoint failure `f`:
+/// used in the turn of the checkpoint before it (or at the start of that
+/// turn), and such that the log replays past the checkpoint without it.
+fn forgotten<E: Engine>(engine: &E, log: &Log, parsed: &Parsed<E>, f: &Failure) -> Option<Use> {
+    let turn = f.turn?;
+    let plain = Options {
+        what_if: true,
+        ..Options::default()
+    };
+    let recorded = run(engine, log, parsed, &Options { record: true, ..plain });
+    let before = |u: &Used| match (u.turn, u.action) {
+        (Some(t), a) if t == turn => f.action.is_none() || a.is_some_and(|a| Some(a) < f.action),
+        (Some(t), None) => t + 1 == turn,
+        (None, _) => turn == 1,
+        _ => false,
+    };
+    let mut tried: Vec<Use> = Vec::new();
+    for u in recorded
+        .uses
+        .iter()
+        .rev()
+        .filter(|u| before(u))
+        .flat_map(|u| u.uses.iter().rev())
+    {
+        if u.chosen || tried.iter().any(|t| t.at == u.at) {
+            continue;
+        }
+        tried.push(u.clone());
+        if tried.len() > WHAT_IFS {
+            break;
+        }
+        let again = trace::without(u.at, || run(engine, log, parsed, &plain));
+        let explains = match &again.failure {
+            None => true,
+            Some(g) => {
+                let at = |x: &Failure| (x.turn.unwrap_or(0), x.action.unwrap_or(usize::MAX));
+                at(g) > at(f) || (at(g) == at(f) && g.kind == f.kind && g.message != f.message)
+            }
+        };
+        if explains {
+            return Some(u.clone());
+        }
+    }
+    None
+}
+
+/// Runs `f`, noting the effect clauses it uses when the replay records them.
+fn noted<R>(options: &Options, f: impl FnOnce() -> R) -> (R, Vec<Use>) {
+    if options.record {
+        trace::recording(f)
+    } else {
+        (f(), Vec::new())
+    }
+}
+
+/// Keeps what one step used (nothing when it used nothing).
+fn keep(sink: &mut Vec<Used>, turn: Option<usize>, action: Option<usize>, mut uses: Vec<Use>) {
+    let mut seen = Vec::with_capacity(uses.len());
+    uses.retain(|u| {
+        let new = !seen.contains(&u.at);
+        seen.push(u.at);
+        new
+    });
+    if !uses.is_empty() {
+        sink.push(Used { turn, action, uses });
+    }
 }
 
 fn illegal(
@@ -340,6 +506,9 @@ fn illegal(
         span,
         state,
         alternatives,
+        cause: v.cause.map(|c| *c),
+        also: v.also.into_vec(),
+        forgotten: None,
     }
 }
 
@@ -369,9 +538,13 @@ fn after_end<E: Engine>(
 /// At most this many legal alternatives are shown.
 const ALTERNATIVES: usize = 5;
 
+/// A few legal actions, their chance results (a card drawn, dice) filled in
+/// as a player would write them.
 fn alternatives<E: Engine>(engine: &E, state: &E::State) -> Vec<Json> {
     let mut out: Vec<Json> = Vec::new();
-    for a in engine.legal_actions(state) {
+    let mut rng = fastrand::Rng::with_seed(24);
+    for mut a in engine.legal_actions(state) {
+        engine.randomize(state, &mut a, &mut rng);
         let j = serde_json::to_value(&a).unwrap_or(Json::Null);
         if !out.contains(&j) {
             out.push(j);
@@ -406,6 +579,9 @@ fn compare<E: Engine>(
         span,
         state: seen,
         alternatives: Vec::new(),
+        cause: None,
+        also: Vec::new(),
+        forgotten: None,
     })
 }
 
@@ -466,6 +642,32 @@ pub fn flow(v: &Json) -> String {
                 .join(", ")
         ),
     }
+}
+
+/// The state right before item `action` (1-based) of turn `turn` (1-based),
+/// if the log replays that far; `None` past a failure or the log's end.
+pub fn state_at<E: Engine>(engine: &E, parsed: &Parsed<E>, turn: usize, action: usize) -> Option<E::State> {
+    let mut state = engine.start(&parsed.setup).ok()?;
+    let end_turn = engine.end_turn();
+    for (ti, actions) in parsed.actions.iter().enumerate().take(turn) {
+        for (ai, a) in actions.iter().enumerate() {
+            if ti + 1 == turn && ai + 1 == action {
+                return Some(state);
+            }
+            if let Some(a) = a {
+                engine.validate(&state, a).ok()?;
+                state = engine.apply(state, a);
+            }
+        }
+        if ti + 1 == turn {
+            return None;
+        }
+        if engine.ending(&state).is_none() {
+            engine.validate(&state, &end_turn).ok()?;
+            state = engine.apply(state, &end_turn);
+        }
+    }
+    None
 }
 
 /// Replays generated actions without parsing: the engine's own speed.

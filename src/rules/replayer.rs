@@ -13,6 +13,9 @@ pub trait Replayer: Send + Sync {
     fn game(&self) -> &'static str;
     /// Replays a loaded log.
     fn replay(&self, log: &Log, options: &Options) -> Result<Replay, Vec<Diagnostic>>;
+    /// Every problem of reading a log's header and actions as this game
+    /// does (none: it can be replayed).
+    fn decode(&self, log: &Log) -> Vec<Diagnostic>;
     /// A random legal game as log text (YAML), from `seed`.
     fn random_log(&self, seed: u64, max_actions: usize) -> String;
     /// Plays a random game and checks one mutated action against the
@@ -23,6 +26,17 @@ pub trait Replayer: Send + Sync {
     fn throughput(&self, seed: u64, min_actions: usize) -> (usize, f64);
     /// The rule each kind of action (`do:`) is played under.
     fn action_rules(&self) -> &'static [(&'static str, &'static str)];
+    /// The legal actions right before item `action` of turn `turn` (both
+    /// 1-based), as the log writes them; `None` if the log does not
+    /// replay that far.
+    fn legal_at(&self, log: &Log, turn: usize, action: usize) -> Option<Vec<serde_json::Value>>;
+    /// A random game that exercises the pack's effects (`check --effects`).
+    fn exercise(
+        &self,
+        seed: u64,
+        max_actions: usize,
+        seen: &[super::kit::trace::ClauseRef],
+    ) -> Result<super::exercise::Exercise, String>;
     /// A whole game between self-play players, as a log (`pnpkit simulate`).
     fn self_play(
         &self,
@@ -42,8 +56,14 @@ impl<E: Engine> Replayer for Prepared<E> {
     }
 
     fn replay(&self, log: &Log, options: &Options) -> Result<Replay, Vec<Diagnostic>> {
-        let parsed = replay::parse::<E>(log)?;
+        let parsed = replay::parse::<E>(log).map_err(|_| self.decode(log))?;
         Ok(replay::run(&self.0, log, &parsed, options))
+    }
+
+    fn decode(&self, log: &Log) -> Vec<Diagnostic> {
+        let mut read = replay::read::<E>(log);
+        super::example::add_examples(&self.0, log, &mut read);
+        read.diags
     }
 
     fn random_log(&self, seed: u64, max_actions: usize) -> String {
@@ -74,6 +94,27 @@ impl<E: Engine> Replayer for Prepared<E> {
 
     fn action_rules(&self) -> &'static [(&'static str, &'static str)] {
         E::ACTION_RULES
+    }
+
+    fn exercise(
+        &self,
+        seed: u64,
+        max_actions: usize,
+        seen: &[super::kit::trace::ClauseRef],
+    ) -> Result<super::exercise::Exercise, String> {
+        super::exercise::exercise(&self.0, seed, max_actions, seen)
+    }
+
+    fn legal_at(&self, log: &Log, turn: usize, action: usize) -> Option<Vec<serde_json::Value>> {
+        let parsed = replay::parse::<E>(log).ok()?;
+        let state = replay::state_at(&self.0, &parsed, turn, action)?;
+        Some(
+            self.0
+                .legal_actions(&state)
+                .iter()
+                .filter_map(|a| serde_json::to_value(a).ok())
+                .collect(),
+        )
     }
 }
 

@@ -206,7 +206,7 @@ fn named<S: Serialize + serde::de::DeserializeOwned>(setup: S, policies: &[Polic
 
 /// The legal action that gains the mover most on a sampled outcome, or a
 /// random one when none gains anything.
-fn greedy<E: Engine>(
+pub(super) fn greedy<E: Engine>(
     engine: &E,
     state: &E::State,
     legal: &[E::Action],

@@ -145,7 +145,13 @@ mod tests {
     fn replay(text: &str) -> crate::rules::Replay {
         let log = random::parse_log(text).expect("log reads");
         Prepared(Toy)
-            .replay(&log, &Options { trace: true })
+            .replay(
+                &log,
+                &Options {
+                    trace: true,
+                    ..Options::default()
+                },
+            )
             .expect("log understood")
     }
 

@@ -276,7 +276,7 @@ fn mutated_logs_replay_or_are_reported() {
         fixed_calls: 400_000,
         fixed_bytes: 64 << 20,
     };
-    let options = pnpkit::rules::Options { trace: false };
+    let options = pnpkit::rules::Options::default();
     for i in 0..2000 {
         let input = mutate(
             &mut rng,

@@ -16,6 +16,7 @@ mod cli;
 mod deck;
 mod diff;
 mod export;
+mod formats;
 mod gallery;
 mod hostile;
 mod i18n;

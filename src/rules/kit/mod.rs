@@ -20,6 +20,7 @@ pub mod graph;
 pub mod ids;
 pub mod pack;
 pub mod piles;
+pub mod trace;
 
 pub use graph::{Graph, Set, bits};
 pub use ids::IdTable;

@@ -9,7 +9,7 @@ use super::actions::{Action, Drawn};
 use super::effects::{self as fx, Out, Per, When};
 use super::rule;
 use super::state::{ATTACK, Act, DEAD, DRAW_TWO, GONE, MOVE, NONE, PICK, SEARCH, State, Turn, pay_cards, tally};
-use super::tables::{MAXC, OMPH, PowerKind, Shape};
+use super::tables::{AOW, MAXC, OMPH, PowerKind, Shape};
 use super::validate::KillDraw;
 use crate::rules::Engine;
 
@@ -118,7 +118,22 @@ impl Mythic {
     pub(super) fn pay(&self, s: &mut State, p: usize, cost: u8, pay: &[String]) {
         let hand = s.players[p].hand;
         if let Ok(out) = self.check_pay(s, p, &hand, cost, pay, rule::ART_OF_WAR) {
+            // The cards paid with are used for what their effect gives.
+            if out[AOW as usize] > 0 {
+                self.noted(self.t.fx.art_of_war, "art-of-war");
+            }
+            if out[OMPH as usize] > 0 {
+                self.noted(self.t.fx.omphalos, "omphalos");
+            }
             pay_cards(&mut s.players[p], &out);
+        }
+    }
+
+    /// Notes the effect `d` (a manoeuvre, a card paid with) as used: the
+    /// engine reads what it gives from the pack and applies it here.
+    pub(super) fn noted(&self, d: Option<u16>, name: &str) {
+        if let Some(d) = d {
+            self.t.fx.defs[usize::from(d)].note(0, true, || name.to_owned());
         }
     }
 
@@ -148,6 +163,7 @@ impl Mythic {
                 self.pay(&mut s, p, 1, pay);
                 self.draw_into(&mut s, p, self.t.fx.draw_two(), cards, others);
                 s.t.manoeuvres |= DRAW_TWO;
+                self.noted(self.t.fx.maneuver("draw-two"), "draw-two");
             }
             Action::Search { card, pay } => {
                 self.pay(&mut s, p, 1, pay);
@@ -156,9 +172,11 @@ impl Mythic {
                     pl.deck.move_to(c as usize, &mut pl.hand);
                 }
                 s.t.manoeuvres |= SEARCH;
+                self.noted(self.t.fx.maneuver("search-card"), "search-card");
             }
             Action::CallTroop { troop, pay } => {
                 self.pay(&mut s, p, 1, pay);
+                self.noted(self.t.fx.maneuver("call-troop"), "call-troop");
                 let god_at = s.units[s.players[p].god as usize].at;
                 if let Some(sl) = self.t.unit(troop).map(|u| s.slot[u as usize] as usize) {
                     let u = &mut s.units[sl];
@@ -182,6 +200,7 @@ impl Mythic {
                 self.discard_one(&mut s, p, c);
                 if s.t.activations == 1 && free as usize != sl {
                     self.pay(&mut s, p, 1, pay);
+                    self.noted(self.t.fx.maneuver("second-activation"), "second-activation");
                 }
                 s.t.activations += 1;
                 s.t.activated |= 1 << sl;
@@ -251,6 +270,7 @@ impl Mythic {
                     self.pay(&mut s, p, cost, pay);
                     if cost > 0 {
                         s.t.powers |= 1u128 << (sl * 4 + i);
+                        self.noted(self.t.fx.maneuver("use-power"), "use-power");
                     }
                     s.t.act.power = i as u8;
                 }
@@ -355,6 +375,9 @@ impl Mythic {
                     let pw = &self.def(&s, sl).powers[i];
                     let (cost, extra, attacks, kind) = (pw.cost, pw.activations, pw.attacks, pw.kind);
                     self.pay(&mut s, p, cost, pay);
+                    if cost > 0 {
+                        self.noted(self.t.fx.maneuver("use-power"), "use-power");
+                    }
                     s.t.powers |= 1u128 << (sl * 4 + i);
                     s.t.extra += extra;
                     if kind == PowerKind::Active && attacks > 1 && s.t.act.unit as usize == sl {

@@ -415,6 +415,12 @@ impl Mythic {
             .map(|(src, _, _)| ctx.card_id(src))
     }
 
+    /// The effect called `name` (a power, talent, terrain, card) as the
+    /// cause of a refusal about it.
+    pub(super) fn cite(&self, name: &str) -> Option<crate::rules::Cause> {
+        crate::rules::kit::effects::cause_named(&self.t.fx.defs, &self.t.fx.names, name)
+    }
+
     /// The card whose terrain keeps the unit in `slot` out of area `a`
     /// (no talent lets it climb in), if any.
     pub(super) fn kept_out(&self, s: &State, slot: usize, a: usize) -> Option<String> {

@@ -42,7 +42,8 @@ impl Mythic {
         let Some(src) = found else {
             return Err(v(rule, format!("no unit on `{}`'s side has `{by}`", self.uid(s, slot)))
                 .expected("a power of a friendly unit on the battlefield")
-                .found(format!("`{by}`")));
+                .found(format!("`{by}`"))
+                .cited(self.cite(by)));
         };
         let ctx = Ctx::new(self, &[When::Counter]);
         let ch = fx::Change {

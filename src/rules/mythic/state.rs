@@ -243,8 +243,10 @@ impl Mythic {
         let mut r = d.rows[0];
         let left = d.figures.saturating_sub(u.wounds);
         let (mut att, mut def) = (0i32, 0i32);
-        for &(f, a, dd) in &d.bonus {
-            if left >= f {
+        for &(f, a, dd, id, k) in &d.bonus {
+            let fx = &self.t.fx.defs[usize::from(id)];
+            if left >= f && !fx.left_out(k) {
+                fx.note(k, false, || self.t.fx.names[usize::from(id)].clone());
                 if a != 0 {
                     att = a as i32;
                 }

@@ -237,23 +237,10 @@ impl OneVMany {
                     s.one_owned |= bit(o);
                     s.many_owned |= bit(m);
                     // Life gained with an upgrade comes with its maximum.
-                    let gain = |d: Option<u16>| {
-                        d.map_or(0, |d| {
-                            self.t.fx.defs[usize::from(d)]
-                                .clauses
-                                .iter()
-                                .filter(|c| c.when == When::Continuous)
-                                .filter_map(|c| match c.amount(Out::Life) {
-                                    Some(fx::Amount::Exactly(n)) => Some(*n),
-                                    _ => None,
-                                })
-                                .sum::<i16>()
-                        })
-                    };
-                    let one = gain(self.t.fx.one_upgrades[o as usize]).clamp(-20, 20) as i8;
+                    let one = self.life_gain(self.t.fx.one_upgrades[o as usize]);
                     s.one_max = (s.one_max + one).max(1);
                     s.one_life = (s.one_life + one).clamp(1, s.one_max);
-                    let many = gain(self.t.fx.many_upgrades[m as usize]).clamp(-20, 20) as i8;
+                    let many = self.life_gain(self.t.fx.many_upgrades[m as usize]);
                     for k in s.tokens.iter_mut().filter(|k| k.sq != NONE) {
                         k.life = (k.life + many).max(1);
                     }
@@ -478,6 +465,26 @@ impl OneVMany {
         s.bonus_range = 0;
         s.bonus_dmg = 0;
         s.climb = false;
+    }
+
+    /// The life an upgrade's continuous effect gives (with its maximum).
+    pub(super) fn life_gain(&self, d: Option<u16>) -> i8 {
+        d.map_or(0, |d| {
+            let def = &self.t.fx.defs[usize::from(d)];
+            def.clauses
+                .iter()
+                .enumerate()
+                .filter(|(k, c)| c.when == When::Continuous && !def.left_out(*k as u8))
+                .filter_map(|(k, c)| match c.amount(Out::Life) {
+                    Some(fx::Amount::Exactly(n)) => {
+                        def.note(k as u8, false, || self.t.fx.names[usize::from(d)].clone());
+                        Some(*n)
+                    }
+                    _ => None,
+                })
+                .sum::<i16>()
+        })
+        .clamp(-20, 20) as i8
     }
 
     pub(super) fn start_round_board(&self, s: &mut State) {

@@ -55,19 +55,30 @@ impl OneVMany {
 
     /// A random legal header.
     pub(super) fn random_header(&self, rng: &mut fastrand::Rng) -> Setup {
+        // Half the games are recorded from a later round, the sides holding
+        // one upgrade per round played (random players rarely clear one).
+        let round = if rng.bool() { 1 } else { rng.u8(1..=self.t.boss_round) };
+        let held = |ups: &[super::tables::Upgrade], rng: &mut fastrand::Rng| -> Vec<String> {
+            let mut ids: Vec<String> = ups.iter().map(|u| u.id.clone()).collect();
+            rng.shuffle(&mut ids);
+            ids.truncate(usize::from(round - 1));
+            ids
+        };
         let one = PlayerSetup {
             name: "Ana".into(),
             side: "one".into(),
             character: Some(self.t.characters[rng.usize(..self.t.characters.len())].id.clone()),
             boss: None,
+            upgrades: held(&self.t.one_upgrades, rng),
         };
         let many = PlayerSetup {
             name: "Ben".into(),
             side: "many".into(),
             character: None,
             boss: Some(self.t.bosses[rng.usize(..self.t.bosses.len())].id.clone()),
+            upgrades: held(&self.t.many_upgrades, rng),
         };
         let players = if rng.bool() { vec![one, many] } else { vec![many, one] };
-        Setup { players }
+        Setup { players, round }
     }
 }

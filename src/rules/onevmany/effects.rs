@@ -9,7 +9,7 @@ use super::OneVMany;
 use super::state::{FREE, OBSTACLE, ONE, State, WALL, bit};
 use super::tables::NONE;
 use crate::model::effects::Arg;
-use crate::rules::kit::effects::{self as fx, Change, Host, Src, Vocab, Word};
+use crate::rules::kit::effects::{self as fx, Change, Host, Src, Vocab, Word, Written};
 use crate::words;
 
 words! {
@@ -422,7 +422,10 @@ impl Host for Ctx<'_> {
             }),
             Out::LoseLife => (s.occ[q as usize] == FREE).then_some(0),
             Out::Reinforce => {
-                let sc = &self.e.t.scenarios[s.scenario as usize];
+                // Before the round's scenario is revealed there is no spawn square.
+                let Some(sc) = self.e.t.scenarios.get(usize::from(s.scenario)) else {
+                    return Some(0);
+                };
                 let spot = sc.spawn.contains(&q) && s.occ[q as usize] == FREE && s.terrain[q as usize] == 0;
                 let reserve = (0..self.e.t.units.len() as u8)
                     .any(|t| self.unit.is_none_or(|u| u == t) && self.e.reserve_left(s, t) > 0);
@@ -446,5 +449,41 @@ impl Host for Ctx<'_> {
 
     fn recorded(&self, out: Out) -> bool {
         out != Out::IgnoreDarkness
+    }
+
+    fn write(&self, _s: &State, src: &Src<u8>, out: Out, obj: Option<u8>, n: i16) -> Option<Written> {
+        let sq = obj.map_or("D4", |q| self.e.t.name(q));
+        let (field, example) = match out {
+            Out::Actions => ("effect.actions", format!("effect: {{actions: {n}}}")),
+            Out::Range => ("effect.range", format!("effect: {{range: {n}}}")),
+            Out::Damage => ("effect.damage", format!("effect: {{damage: {n}}}")),
+            Out::PassObstacles => ("effect.climb", "effect: {climb: true}".to_owned()),
+            Out::Heal => ("effect.life", format!("effect: {{life: {{{sq}: {n}}}}}")),
+            Out::LoseLife => ("effect.life", format!("effect: {{life: {{{sq}: -{n}}}}}")),
+            Out::Remove => ("effect.remove", format!("effect: {{remove: [{sq}]}}")),
+            Out::Obstacle => ("effect.obstacle", format!("effect: {{obstacle: [{sq}]}}")),
+            Out::Wall => ("effect.wall", format!("effect: {{wall: [{sq}]}}")),
+            Out::Step => ("effect.to", format!("effect: {{to: {sq}}}")),
+            Out::Swap => ("effect.swap", format!("effect: {{swap: {sq}}}")),
+            Out::Reinforce => {
+                let unit = self
+                    .unit
+                    .and_then(|u| self.e.t.units.get(usize::from(u)))
+                    .or_else(|| self.e.t.units.first())
+                    .map_or("esbirro", |u| u.id.as_str());
+                (
+                    "reinforce",
+                    format!(
+                        "{{do: reinforce, unit: {unit}, square: {sq}, by: {}}}",
+                        self.card_id(src)
+                    ),
+                )
+            }
+            _ => return None,
+        };
+        Some(Written {
+            field: field.into(),
+            example,
+        })
     }
 }

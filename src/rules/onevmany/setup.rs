@@ -5,16 +5,28 @@ use serde::{Deserialize, Serialize};
 
 use super::OneVMany;
 use super::rule;
-use super::state::{EMPTY, FREE, Phase, State};
+use super::state::{EMPTY, FREE, Phase, State, bit};
 use super::tables::{MAX_SQUARES, NONE};
 use crate::rules::Violation;
 use crate::rules::kit::v;
 
-/// The log header: two players, one per side.
+/// The log header: two players, one per side; a game recorded from a
+/// later round says which (`round:`) and the upgrades each side holds.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Setup {
     pub players: Vec<PlayerSetup>,
+    /// The round the log starts in (1 by default).
+    #[serde(default = "first_round", skip_serializing_if = "is_first_round")]
+    pub round: u8,
+}
+
+fn first_round() -> u8 {
+    1
+}
+
+fn is_first_round(r: &u8) -> bool {
+    *r == 1
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -29,6 +41,10 @@ pub struct PlayerSetup {
     /// MANY's boss card.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub boss: Option<String>,
+    /// The upgrades the side holds when the log starts in a later round:
+    /// ONE's upgrades for ONE, MANY's for MANY, one per round played.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub upgrades: Vec<String>,
 }
 
 impl OneVMany {
@@ -128,7 +144,57 @@ impl OneVMany {
             uses: Default::default(),
             torch: false,
         };
+        self.later_round(&mut s, setup.round, &one.upgrades, &many.upgrades)?;
         self.start_round_board(&mut s);
         Ok(s)
+    }
+
+    /// A log that starts in round `round`, the sides holding `one` and
+    /// `many` upgrades (at most one per round played, each once).
+    fn later_round(&self, s: &mut State, round: u8, one: &[String], many: &[String]) -> Result<(), Violation> {
+        let last = self.t.boss_round;
+        if round == 0 || round > last {
+            return Err(v(rule::SETUP, format!("a game has rounds 1 to {last}, not {round}"))
+                .expected(format!("`round:` from 1 to {last}"))
+                .found(format!("round {round}")));
+        }
+        s.round = round;
+        for (ids, is_one) in [(one, true), (many, false)] {
+            let side = if is_one { "ONE" } else { "MANY" };
+            if ids.len() > usize::from(round - 1) {
+                return Err(v(
+                    rule::UPGRADES,
+                    format!("{side} holds {} upgrade(s) in round {round}", ids.len()),
+                )
+                .expected(format!("at most {} (one per round played)", round - 1))
+                .found(format!("upgrades: [{}]", ids.join(", "))));
+            }
+            for id in ids {
+                let u = if is_one {
+                    self.t.one_upgrade(id)
+                } else {
+                    self.t.many_upgrade(id)
+                };
+                let owned = if is_one { s.one_owned } else { s.many_owned };
+                let Some(u) = u.filter(|u| owned & bit(*u) == 0) else {
+                    return Err(
+                        v(rule::UPGRADES, format!("`{id}` is not an upgrade {side} can hold here"))
+                            .expected(format!("{side}'s upgrades, each once"))
+                            .found(id.clone()),
+                    );
+                };
+                if is_one {
+                    s.one_owned |= bit(u);
+                    s.one_seen |= bit(u);
+                    let gain = self.life_gain(self.t.fx.one_upgrades[u as usize]);
+                    s.one_max = (s.one_max + gain).max(1);
+                    s.one_life = (s.one_life + gain).clamp(1, s.one_max);
+                } else {
+                    s.many_owned |= bit(u);
+                    s.many_seen |= bit(u);
+                }
+            }
+        }
+        Ok(())
     }
 }

@@ -90,14 +90,17 @@ fn write_sample_game() {
                 side: "one".into(),
                 character: Some("hechicera".into()),
                 boss: None,
+                upgrades: Vec::new(),
             },
             PlayerSetup {
                 name: "Ben".into(),
                 side: "many".into(),
                 character: None,
                 boss: Some("senor-de-la-horda".into()),
+                upgrades: Vec::new(),
             },
         ],
+        round: 1,
     };
     let scenarios = [
         "patio-abierto",

@@ -81,11 +81,7 @@ impl OpenWars {
                 let j = self.add_tokens(&mut s, p, u, t, *tokens, &mp);
                 // A feature that ends the movement of a unit entering here.
                 let x = s.stacks[j].clone();
-                if self
-                    .fire_at(&s, When::OnEnter, t, Some(&x))
-                    .iter()
-                    .any(|(_, _, ch)| ch.out == Out::Stop)
-                {
+                if self.stopped_by(&s, &x, t).is_some() {
                     s.stacks[j].mp = [0; 4];
                 }
                 // A feature whose die the entering stack rolled.

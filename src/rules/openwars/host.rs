@@ -4,7 +4,7 @@
 use super::effects::{Cond, Ctx, Def, Out, Owv, Per, Res, When, Who, key, parts};
 use super::state::State;
 use super::tables::TYPES;
-use crate::rules::kit::effects::{Host, Src};
+use crate::rules::kit::effects::{Host, Src, Written};
 
 impl Host for Ctx<'_> {
     type V = Owv;
@@ -196,5 +196,20 @@ impl Host for Ctx<'_> {
             self.e.unit(u).id,
             self.e.cell_name(s, c)
         )
+    }
+
+    /// A spell's outcome on a stack is written as the cast's `target:`; a
+    /// location (a move, a teleport) in its `path:`.
+    fn write(&self, s: &State, _src: &Src<u32>, _out: Out, obj: Option<u32>, _n: i16) -> Option<Written> {
+        let (_, u, c) = parts(obj?);
+        let (field, example) = if u == 0xFFFF {
+            ("path", format!("path: [{}]", self.e.cell_name(s, c)))
+        } else {
+            ("target", format!("target: {}", self.e.unit(u).id))
+        };
+        Some(Written {
+            field: format!("cast.{field}"),
+            example,
+        })
     }
 }

@@ -434,6 +434,15 @@ impl OpenWars {
         .map(|(src, _, _)| ctx.card_id(src))
     }
 
+    /// The feature of location `at` that ends the movement of stack `x`
+    /// entering it (the Mountain Pass), if one does.
+    pub(super) fn stopped_by(&self, s: &State, x: &Stack, at: u8) -> Option<String> {
+        self.fire_at(s, When::OnEnter, at, Some(x))
+            .iter()
+            .find(|(_, _, ch)| ch.out == Out::Stop)
+            .map(|(src, _, _)| self.t.fx.names[usize::from(src.card)].clone())
+    }
+
     /// A stack's initiative in words, with the effects that change it
     /// (`initiative 6 (5, +1 by `capital`)`).
     pub(super) fn initiative_desc(&self, s: &State, x: &Stack) -> String {
@@ -457,6 +466,30 @@ impl OpenWars {
             .map(|(src, _, n)| format!("{n:+} by `{}`", ctx.card_id(src)))
             .collect();
         format!("initiative {total} ({base}, {})", by.join(", "))
+    }
+
+    /// The effects that change the initiative of `x`, as causes of a
+    /// refusal about the order of a combat.
+    pub(super) fn initiative_causes(&self, s: &State, x: &Stack) -> Vec<crate::rules::Cause> {
+        let ctx = Ctx::new(self, &[When::Continuous]);
+        fx::modifiers(
+            &ctx,
+            s,
+            &self.sources(s),
+            &s.lasting,
+            When::Continuous,
+            Out::Initiative,
+            Some(key(x.player, x.unit, x.cell)),
+        )
+        .iter()
+        .filter_map(|(src, _, _)| self.cite(&ctx.card_id(src)))
+        .collect()
+    }
+
+    /// The effect called `name` (a spell, a location's feature) as the
+    /// cause of a refusal about it.
+    pub(super) fn cite(&self, name: &str) -> Option<crate::rules::Cause> {
+        fx::cause_named(&self.t.fx.defs, &self.t.fx.names, name)
     }
 
     /// A dispel names a spell whose lasting outcomes are in force.

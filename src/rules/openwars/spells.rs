@@ -196,8 +196,9 @@ impl OpenWars {
         }
         if let Some(by) = self.held_still(s, x) {
             return Err(v(rule::SPELLS, format!("{id} cannot move this turn (`{by}`)"))
-                .expected("a unit free to move")
-                .found(format!("path: [{}]", path.join(", "))));
+                .expected(format!("a unit free to move (`{by}` holds it)"))
+                .found(format!("path: [{}]", path.join(", ")))
+                .cited(self.cite(&by)));
         }
         let mut cur = x.cell;
         for (k, step) in path.iter().enumerate() {

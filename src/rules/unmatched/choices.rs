@@ -2,7 +2,8 @@
 //! form: cards drawn are written `deck` (chance, filled in by
 //! [`Unmatched::fill_draws`]); what the card makes the player choose (a
 //! target, a card to recover, a space) is listed, one action per choice;
-//! optional parts (moves "up to") are left out.
+//! optional parts (moves "up to") are listed too, as a second action with a
+//! one-space move, so random players use them.
 
 use super::Unmatched;
 use super::actions::{Action, Effect};
@@ -17,14 +18,14 @@ pub(super) const DECK: &str = "deck";
 impl Unmatched {
     /// The recorded outcomes the usable, non-optional chosen clauses of
     /// `src` need at a moment, one effect per choice of target.
-    fn required(&self, ctx: &Ctx, s: &State, src: &Src<u8>) -> Vec<Effect> {
+    fn required(&self, ctx: &Ctx, s: &State, src: &Src<u8>, optional: bool) -> Vec<Effect> {
         let mut out = vec![Effect::default()];
         let p = src.owner;
         let opp = ctx.foe(s, p);
         let hero = self.hero(s, p);
         for (i, c) in ctx.def(src).clauses.iter().enumerate() {
             let usable = !c.auto
-                && !c.optional
+                && (optional || !c.optional)
                 && ctx.open(s, src, c.when)
                 && c.limit
                     .is_none_or(|(per, times)| ctx.used(s, src, i as u8, per) < times)
@@ -33,6 +34,28 @@ impl Unmatched {
                 continue;
             }
             for (o, a) in &c.out {
+                if let fx::Amount::UpTo(_) = a
+                    && optional
+                    && matches!(o, Out::Move | Out::MoveThrough)
+                    && let Some(t) = &c.target
+                {
+                    // A one-space move of the target, where it is free.
+                    let b = self.board(s);
+                    for x in ctx.candidates(s, src, t.who) {
+                        let at = s.figs[x as usize].at;
+                        if at == OFF || !t.cond.iter().all(|y| ctx.holds(s, src, y, Some(x))) {
+                            continue;
+                        }
+                        if let Some(&to) = b.graph.neighbours(at).iter().find(|q| s.occ & (1u64 << **q) == 0) {
+                            let name = self.fig_name(&s.figs[x as usize]).to_string();
+                            for e in &mut out {
+                                e.moves.insert(name.clone(), b.graph.name(to).to_string());
+                            }
+                            break;
+                        }
+                    }
+                    continue;
+                }
                 let fx::Amount::Exactly(n) = a else { continue };
                 let n = ctx.cap(s, src, *o, None).map_or(*n, |k| (*n).min(k)).max(0) as usize;
                 match o {
@@ -119,7 +142,14 @@ impl Unmatched {
             Some(src) => {
                 let mut t = s.clone();
                 self.play_scheme(&mut t, p, c);
-                self.required(&Ctx::new(self, &[When::Scheme], None), &t, &src)
+                let ctx = Ctx::new(self, &[When::Scheme], None);
+                let mut all = self.required(&ctx, &t, &src, false);
+                for e in self.required(&ctx, &t, &src, true) {
+                    if !all.contains(&e) {
+                        all.push(e);
+                    }
+                }
+                all
             }
             None => vec![Effect::default()],
         };
@@ -134,8 +164,21 @@ impl Unmatched {
     }
 
     /// The defence with card `dc` (or none) and the outcomes its combat
-    /// needs recorded, worked out on a scratch copy timing by timing.
-    pub(super) fn defend_choice(&self, s: &State, dc: Option<u8>) -> Option<Action> {
+    /// needs recorded, worked out on a scratch copy timing by timing; a
+    /// second one that also uses the cards' optional moves.
+    pub(super) fn defend_choices(&self, s: &State, dc: Option<u8>) -> Vec<Action> {
+        let mut out: Vec<Action> = Vec::new();
+        for optional in [false, true] {
+            if let Some(a) = self.defend_choice(s, dc, optional)
+                && !out.contains(&a)
+            {
+                out.push(a);
+            }
+        }
+        out
+    }
+
+    fn defend_choice(&self, s: &State, dc: Option<u8>, optional: bool) -> Option<Action> {
         let Phase::Combat {
             attacker,
             target,
@@ -159,7 +202,7 @@ impl Unmatched {
             };
             for w in [When::Immediately, When::DuringCombat, When::AfterCombat] {
                 let ctx = Ctx::new(self, &[w], Some(combat));
-                if let Some(mut e) = self.required(&ctx, s, &src).into_iter().next()
+                if let Some(mut e) = self.required(&ctx, s, &src, optional).into_iter().next()
                     && e != Effect::default()
                 {
                     e.card = Some(self.hero(s, p).cards[c as usize].id.clone());

@@ -78,12 +78,18 @@ impl Unmatched {
                 let recorded = effects.get(next).filter(|e| e.card.as_deref() == Some(id));
                 if cancelled[k] {
                     if recorded.is_some() {
+                        let other = srcs[1 - k].map(|o| {
+                            let d = &self.t.defs[usize::from(o.card)];
+                            d.cause(&self.t.def_names[usize::from(o.card)], None)
+                        });
+                        let mine = self.t.defs[usize::from(src.card)].cause(id, None);
                         return Err(v(
                             rule::EFFECTS,
                             format!("`{id}` has no effect: the other card cancels it"),
                         )
-                        .expected(format!("no outcome for `{id}`"))
-                        .found(format!("an outcome for `{id}`")));
+                        .expected(format!("no outcome for `{id}` in `effects`"))
+                        .found(format!("an outcome for `{id}`"))
+                        .cited_all(std::iter::once(mine).chain(other)));
                     }
                     continue;
                 }

@@ -8,7 +8,7 @@ use super::actions::{Effect, Size};
 use super::state::State;
 use super::tables::{CardKind, OFF};
 use crate::model::effects::Arg;
-use crate::rules::kit::effects::{self as fx, Change, Host, Src, Vocab, Word};
+use crate::rules::kit::effects::{self as fx, Change, Host, Src, Vocab, Word, Written};
 use crate::words;
 
 words! {
@@ -484,5 +484,46 @@ impl Host for Ctx<'_> {
     fn show(&self, s: &State, o: u8) -> String {
         let f = s.figs[o as usize];
         format!("{} ({})", self.e.fig_name(&f), s.name(f.owner))
+    }
+
+    fn write(&self, s: &State, src: &Src<u8>, out: Out, obj: Option<u8>, n: i16) -> Option<Written> {
+        let owner = usize::from(src.owner).min(s.players.len() - 1);
+        let p = &s.players[owner];
+        let hero = &self.e.t.heroes[usize::from(p.hero)];
+        let card_in = |pile: &crate::rules::kit::Pile<{ super::tables::MAX_CARDS }>| {
+            pile.cards()
+                .next()
+                .and_then(|c| hero.cards.get(c))
+                .map_or_else(|| "a-card-id".to_owned(), |c| c.id.clone())
+        };
+        let fig = obj.map(|o| s.figs[usize::from(o)]);
+        let who = fig.map_or_else(|| "alice".to_owned(), |f| self.e.fig_name(&f).to_owned());
+        let part = match out {
+            Out::Draw => format!("draw: [{}]", card_in(&p.deck)),
+            Out::Search => format!("search: [{}]", card_in(&p.deck)),
+            Out::Recover => format!("recover: [{}]", card_in(&p.discard)),
+            Out::Discard => "discard: [a-card-of-the-opponent]".to_owned(),
+            Out::Heal => format!("heal: {{{who}: {n}}}"),
+            Out::Damage => format!("damage: {{{who}: {n}}}"),
+            Out::Value => format!("value: {n}"),
+            Out::Big => "size: big".to_owned(),
+            Out::Small => "size: small".to_owned(),
+            Out::Move | Out::MoveThrough | Out::Place => {
+                let at = fig.map_or("s1", |f| self.e.board(s).name(f.at));
+                format!("move: {{{who}: {at}}}")
+            }
+            _ => return None,
+        };
+        let key = part.split(':').next().unwrap_or_default().to_owned();
+        Some(match self.combat {
+            Some(_) => Written {
+                field: format!("effects[].{key}"),
+                example: format!("effects: [{{card: {}, {part}}}]", self.card_id(src)),
+            },
+            None => Written {
+                field: format!("effect.{key}"),
+                example: format!("effect: {{{part}}}"),
+            },
+        })
     }
 }

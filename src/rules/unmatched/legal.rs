@@ -21,11 +21,11 @@ impl Unmatched {
             let tf = s.figs[target as usize];
             let dp = tf.owner;
             let dhero = self.hero(s, dp);
-            out.extend(self.defend_choice(s, None));
+            out.extend(self.defend_choices(s, None));
             for c in s.players[dp as usize].hand.cards().map(|c| c as u8) {
                 let def = &dhero.cards[c as usize];
                 if matches!(def.kind, CardKind::Defense | CardKind::Versatile) && Self::usable(dhero, c, tf.fighter) {
-                    out.extend(self.defend_choice(s, Some(c)));
+                    out.extend(self.defend_choices(s, Some(c)));
                 }
             }
             return out;

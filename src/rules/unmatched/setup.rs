@@ -155,12 +155,24 @@ impl Unmatched {
             let pl = &mut s.players[i];
             pl.hero = hi as u8;
             pl.team = if teams { (i % 2) as u8 } else { p };
+            // The hero's setup choice (Alice's size), read from its effect.
+            let chosen = self.t.hero_defs[hi].and_then(|d| {
+                let def = &self.t.defs[usize::from(d)];
+                let k = def.clauses.iter().position(|c| c.when == super::effects::When::Setup)?;
+                Some((def, k as u8))
+            });
             match (hero.ability, ps.size) {
-                (Ability::Size, Some(sz)) => pl.big = sz == Size::Big,
+                (Ability::Size, Some(sz)) => {
+                    pl.big = sz == Size::Big;
+                    if let Some((def, k)) = chosen {
+                        def.note(k, true, || hero.id.clone());
+                    }
+                }
                 (Ability::Size, None) => {
                     return Err(v(rule::SETUP, format!("{} must choose Alice's starting size", ps.name))
                         .expected("size: big or size: small")
-                        .found("no `size`"));
+                        .found("no `size`")
+                        .cited(chosen.map(|(def, k)| def.cause(&hero.id, Some(k)))));
                 }
                 (_, Some(_)) => {
                     return Err(v(rule::SETUP, format!("{} is not Alice and has no size", ps.hero))

@@ -83,7 +83,14 @@ impl Xterminio {
         let swap = rng.bool();
         let mut players = Vec::new();
         for (i, name) in names.iter().enumerate() {
-            let deck = self.t.decks[(i + swap as usize) % self.t.decks.len().max(1)].clone();
+            let pool = &self.t.pools[(i + swap as usize) % self.t.pools.len().max(1)];
+            // The standard deck most of the time; now and then other
+            // equipment, actions and zones of the faction.
+            let deck = if rng.u8(..3) == 0 {
+                pool.deck(Some(rng))
+            } else {
+                pool.deck(None)
+            };
             let draw = |rng: &mut fastrand::Rng| -> Vec<String> {
                 let mut pool_c: Vec<&String> = Vec::new();
                 let mut pool_s: Vec<&String> = Vec::new();

@@ -7,7 +7,8 @@ use super::Xterminio;
 use super::actions::Slot;
 use super::state::State;
 use crate::model::effects::Arg;
-use crate::rules::kit::effects::{self as fx, Change, Host, Src, Vocab, Word};
+use crate::rules::kit::effects::{self as fx, Change, Host, Src, Vocab, Word, Written};
+use crate::rules::{Cause, Violation};
 use crate::words;
 
 words! {
@@ -167,6 +168,14 @@ impl Vocab for Xv {
 
 pub type Def = fx::Def<Xv>;
 
+/// A card in force that forbids something: its id, its clause in words,
+/// and the cause a refusal cites.
+pub struct Restriction {
+    pub card: String,
+    pub said: String,
+    pub cause: Cause,
+}
+
 /// A place on a mat: whose, and which slot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Spot {
@@ -208,6 +217,7 @@ pub struct Fixed {
 
 pub type Lasting = fx::Lasting<Spot, Until>;
 pub type Uses = fx::Uses<Per>;
+pub type Journal = fx::Journal<Out, Spot>;
 pub type Ch = Change<Out, Spot>;
 
 /// The interpreter's view of one moment: the engine, the timings open, and
@@ -368,6 +378,64 @@ impl Host for Ctx<'_> {
             None => format!("{who}'s empty `{}`", o.slot.id()),
         }
     }
+
+    fn write(&self, s: &State, src: &Src<Spot>, out: Out, obj: Option<Spot>, n: i16) -> Option<Written> {
+        let slot = obj.map_or("advance-left", |o| o.slot.id());
+        let owner = usize::from(src.owner);
+        let (field, example) = match out {
+            Out::Heal => ("effect.heal", format!("effect: {{heal: {{{slot}: {n}}}}}")),
+            Out::Damage => ("effect.damage", format!("effect: {{damage: {{{slot}: {n}}}}}")),
+            Out::Energy => ("effect.energy", format!("effect: {{energy: {n}}}")),
+            Out::Ready => ("effect.ready", format!("effect: {{ready: [{slot}]}}")),
+            Out::Stun => ("effect.stun", format!("effect: {{stun: [{slot}]}}")),
+            Out::DamageBonus => ("effect.bonus", format!("effect: {{bonus: {{{slot}: {n}}}}}")),
+            Out::Place => ("effect.place", format!("effect: {{place: {slot}}}")),
+            Out::Fly => ("effect.fly", format!("effect: {{fly: {slot}}}")),
+            Out::Deploy => {
+                let p = &s.p[owner];
+                let card = p
+                    .camp
+                    .iter()
+                    .map(|c| c.card)
+                    .find(|c| !self.e.is_support(*c))
+                    .map_or("recluta", |c| self.e.t.id(c));
+                ("effect.deploy", format!("effect: {{deploy: {{{slot}: {card}}}}}"))
+            }
+            Out::Fetch => {
+                let named = self
+                    .def(src)
+                    .clauses
+                    .iter()
+                    .flat_map(|c| &c.cond)
+                    .find_map(|c| match c {
+                        Cond::Named(id) => Some(id.clone()),
+                        _ => None,
+                    });
+                (
+                    "effect.fetch",
+                    format!("effect: {{fetch: [{}]}}", named.as_deref().unwrap_or("larva")),
+                )
+            }
+            Out::CancelAttack => (
+                "answer",
+                format!("answer: {} (on the attack it cancels)", self.card_id(src)),
+            ),
+            Out::CancelInterception => (
+                "intercept.answer",
+                format!("intercept: {{by: cover-left, answer: {}}}", self.card_id(src)),
+            ),
+            _ => return None,
+        };
+        Some(Written {
+            field: field.into(),
+            example,
+        })
+    }
+
+    fn applied(&self, s: &State, src: &Src<Spot>, clause: u8) -> Option<Vec<Ch>> {
+        let c = self.def(src).clauses.get(usize::from(clause))?;
+        (c.when != When::Continuous).then(|| s.applied.of(src, clause))
+    }
 }
 
 impl Xterminio {
@@ -415,13 +483,30 @@ impl Xterminio {
         fx::modifier(&ctx, s, &self.sources(s), &s.lasting, When::Continuous, out, Some(at))
     }
 
-    /// The card whose continuous `out` applies to `at`, if any (for a
-    /// refusal citing it).
-    pub(super) fn restriction(&self, s: &State, out: Out, at: Spot) -> Option<String> {
+    /// The card whose continuous `out` applies to `at`, if any, for a
+    /// refusal that names it (and cites it as the cause).
+    pub(super) fn restriction(&self, s: &State, out: Out, at: Spot) -> Option<Restriction> {
         let ctx = Ctx::new(self, &[When::Continuous]);
         fx::modifiers(&ctx, s, &self.sources(s), &s.lasting, When::Continuous, out, Some(at))
             .first()
-            .map(|(src, _, _)| ctx.card_id(src))
+            .map(|(src, clause, _)| Restriction {
+                card: ctx.card_id(src),
+                said: self.t.defs[usize::from(src.card)]
+                    .clauses
+                    .get(usize::from(*clause))
+                    .map(fx::describe)
+                    .unwrap_or_default(),
+                cause: self.cause(src, Some(*clause)),
+            })
+    }
+
+    /// A card effect as the cause of a refusal.
+    pub(super) fn cause(&self, src: &Src<Spot>, clause: Option<u8>) -> Cause {
+        Cause {
+            card: self.t.def_names[usize::from(src.card)].clone(),
+            effect: self.t.defs[usize::from(src.card)].origin,
+            clause,
+        }
     }
 
     /// Whether the character in `at` is stunned (by a status or a card).
@@ -454,13 +539,16 @@ impl Xterminio {
 }
 
 impl Xterminio {
-    /// A card of the player to move whose upkeep choice is still owed.
-    pub(super) fn owed_upkeep(&self, s: &State) -> Option<String> {
+    /// A card of the player to move whose upkeep choice is still owed, and
+    /// the refusal of what it must write (with the field and an example).
+    pub(super) fn owed_upkeep(&self, s: &State) -> Option<(String, Violation)> {
         let ctx = Ctx::new(self, &[When::Upkeep]);
         let mut srcs = Vec::new();
         self.sources_of(s, s.to_move, &mut srcs);
-        srcs.iter()
-            .find(|src| fx::owed(&ctx, s, src, When::Upkeep))
-            .map(|src| ctx.card_id(src))
+        let src = srcs.iter().find(|src| fx::owed(&ctx, s, src, When::Upkeep))?;
+        let why = fx::missing(&ctx, s, src, super::rule::TURN)
+            .err()
+            .unwrap_or_else(|| Violation::new(super::rule::TURN, "").caused_by(self.cause(src, None)));
+        Some((ctx.card_id(src), why))
     }
 }

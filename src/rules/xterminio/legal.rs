@@ -153,7 +153,8 @@ impl Xterminio {
                 }
                 let info = self.t.get(f.card);
                 for k in 1..=info.attacks.len() as u8 {
-                    if !wide && info.attacks[k as usize - 1].cost > me.energy {
+                    // The cost after the modifiers in force (an Ammo Backpack).
+                    if !wide && self.attack_cost(s, Spot::new(p, from), info.attacks[k as usize - 1].cost) > me.energy {
                         continue;
                     }
                     for &target in &theirs {
@@ -184,7 +185,10 @@ impl Xterminio {
                                 continue;
                             }
                             for (j, st) in self.t.get(g.card).attacks.iter().enumerate() {
-                                if st.interception && (wide || st.cost <= s.p[q].energy) {
+                                // The cost after the modifiers in force (Captain Vega).
+                                if st.interception
+                                    && (wide || self.intercept_cost(s, Spot::new(q, by), st.cost) <= s.p[q].energy)
+                                {
                                     let mut answers: Vec<Option<String>> = vec![None];
                                     answers.extend(
                                         self.answers(s, p, When::InterceptionDeclared, wide)

@@ -62,7 +62,7 @@ impl Engine for Xterminio {
         ("power-up", "XT-10"),
         ("fetch", "XT-10"),
         ("discard-powered", "XT-10"),
-        ("attack", "XT-2"),
+        ("attack", "XT-4"),
         ("point-attack", "XT-2"),
         ("camp", "XT-5"),
         ("discard", "XT-4"),

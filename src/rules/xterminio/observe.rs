@@ -5,6 +5,7 @@ use serde_json::{Map, Value as Json, json};
 
 use super::Xterminio;
 use super::actions::Slot;
+use super::effects::Spot;
 use super::rule;
 use super::state::{Side, State};
 use crate::rules::Ending;
@@ -52,6 +53,16 @@ impl Xterminio {
                     .collect::<Vec<_>>(),
             )
         };
+        // Stunned by a status or a card in force, and not immune.
+        let mut stunned = Map::new();
+        for (i, name) in s.names.iter().enumerate().take(2) {
+            let slots: Vec<&str> = Slot::CHARACTER
+                .iter()
+                .filter(|sl| self.stunned(s, Spot::new(i, **sl)))
+                .map(|sl| sl.id())
+                .collect();
+            stunned.insert(name.clone(), Json::from(slots));
+        }
         let camp = |side: &Side| -> Json {
             let mut ids: Vec<&str> = side.camp.iter().map(|c| self.t.id(c.card)).collect();
             ids.sort_unstable();
@@ -78,6 +89,7 @@ impl Xterminio {
             "battle": per(&battle),
             "damage": per(&damage),
             "exhausted": per(&exhausted),
+            "stunned": stunned,
             "camp": per(&camp),
             "fixed": per(&fixed),
         })

@@ -108,6 +108,7 @@ impl Xterminio {
             winner: None,
             lasting: Vec::new(),
             uses: Default::default(),
+            applied: Default::default(),
             last: None,
             upkeep: false,
         };

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::Xterminio;
 use super::actions::Slot;
-use super::effects::{Event, Fixed, Lasting, Uses};
+use super::effects::{Event, Fixed, Journal, Lasting, Uses};
 use super::setup::Mode;
 use super::tables::{Kind, MAX_CARDS};
 use crate::rules::kit::Pile;
@@ -96,6 +96,9 @@ pub struct State {
     pub(super) lasting: Vec<Lasting>,
     /// Uses of limited clauses this turn.
     pub(super) uses: Uses,
+    /// What automatic clauses applied by themselves this turn (a log may
+    /// write it down as a confirmation).
+    pub(super) applied: Journal,
     /// The last attack or move, which some cards answer.
     pub(super) last: Option<Event>,
     /// The upkeep is under way: the turn's choices of upkeep effects are

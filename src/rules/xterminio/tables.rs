@@ -104,7 +104,7 @@ pub struct Tables {
     pub mat: Graph,
     pub n: Numbers,
     /// A standard deck per faction for random games.
-    pub decks: Vec<BTreeMap<String, u32>>,
+    pub pools: Vec<Pool>,
     /// Every card and attack text as a compiled effect.
     pub defs: Vec<Def>,
     /// What each effect is called in messages (`botiquin`, `artificiero (attack 1)`).
@@ -242,14 +242,14 @@ impl Tables {
         }
         let n = numbers(&mut r);
         let mat = read_mat(&mut r, n.as_ref().map(|n| n.camp_slots));
-        let decks = starter_decks(&r);
+        let pools = starter_pools(&r);
         match (n, mat) {
             (Some(n), Some(mat)) => r.finish(Some(Tables {
                 cards,
                 ids,
                 mat,
                 n,
-                decks,
+                pools,
                 defs,
                 def_names,
                 def_card,
@@ -404,34 +404,59 @@ fn energy_cap(r: &mut Reader) -> u16 {
     }
 }
 
-/// A standard 60-card deck per faction for random games: every character,
-/// then equipment and actions up to 23 and zones up to 4.
-fn starter_decks(r: &Reader) -> Vec<BTreeMap<String, u32>> {
-    let mut decks = Vec::new();
+/// What a faction may put in a deck for random games: every character,
+/// and the equipment, actions and zones with their copies.
+#[derive(Clone, Debug, Default)]
+pub struct Pool {
+    pub characters: BTreeMap<String, u32>,
+    pub support: Vec<(String, u32)>,
+    pub zones: Vec<(String, u32)>,
+}
+
+impl Pool {
+    /// A 60-card deck: every character, 23 equipment and actions and 4
+    /// zones, drawn at random from the pool's copies (the first ones in
+    /// pack order without `rng`).
+    pub fn deck(&self, rng: Option<&mut fastrand::Rng>) -> BTreeMap<String, u32> {
+        let mut deck = self.characters.clone();
+        let expand = |list: &[(String, u32)]| -> Vec<String> {
+            list.iter()
+                .flat_map(|(id, k)| std::iter::repeat_n(id.clone(), *k as usize))
+                .collect()
+        };
+        let (mut support, mut zones) = (expand(&self.support), expand(&self.zones));
+        if let Some(rng) = rng {
+            rng.shuffle(&mut support);
+            rng.shuffle(&mut zones);
+        }
+        for id in support.into_iter().take(23).chain(zones.into_iter().take(4)) {
+            *deck.entry(id).or_insert(0) += 1;
+        }
+        deck
+    }
+}
+
+/// Each faction's pool for random games.
+fn starter_pools(r: &Reader) -> Vec<Pool> {
+    let mut pools = Vec::new();
     for faction in ["resistance", "swarm"] {
-        let mut deck = BTreeMap::new();
-        let (mut support, mut zones) = (0u32, 0u32);
+        let mut pool = Pool::default();
         for kind in ["character", "equipment", "action", "zone"] {
             for c in r.all(kind) {
-                if c.field("faction").and_then(FieldValue::as_str) != Some(faction) {
+                if c.field("faction").and_then(FieldValue::as_str) != Some(faction) || c.copies == 0 {
                     continue;
                 }
-                let k = match kind {
-                    "character" => c.copies,
-                    "zone" => c.copies.min(4 - zones),
-                    _ => c.copies.min(23 - support),
-                };
+                let entry = (c.id.clone(), c.copies);
                 match kind {
-                    "zone" => zones += k,
-                    "character" => {}
-                    _ => support += k,
-                }
-                if k > 0 {
-                    deck.insert(c.id.clone(), k);
+                    "character" => {
+                        pool.characters.insert(c.id.clone(), c.copies);
+                    }
+                    "zone" => pool.zones.push(entry),
+                    _ => pool.support.push(entry),
                 }
             }
         }
-        decks.push(deck);
+        pools.push(pool);
     }
-    decks
+    pools
 }

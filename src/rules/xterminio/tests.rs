@@ -27,8 +27,11 @@ fn pack_tables_are_read() {
     assert!(e.t.contiguous(Slot::AdvanceLeft, Slot::CoverLeft));
     assert!(!e.t.contiguous(Slot::AdvanceLeft, Slot::AdvanceCenter));
     assert_eq!(e.t.n.camp_slots, 6);
-    for d in &e.t.decks {
-        assert_eq!(d.values().sum::<u32>(), 60, "{d:?}");
+    let mut rng = fastrand::Rng::with_seed(1);
+    for p in &e.t.pools {
+        for d in [p.deck(None), p.deck(Some(&mut rng))] {
+            assert_eq!(d.values().sum::<u32>(), 60, "{d:?}");
+        }
     }
 }
 

@@ -86,9 +86,9 @@ pub struct UnitDef {
     pub rows: Vec<Row>,
     /// Troops: figures of the complete troop.
     pub figures: u8,
-    /// Troops: (figures at least, attack bonus, defense bonus), read from
-    /// the bonuses' effects.
-    pub bonus: Vec<(u8, i8, i8)>,
+    /// Troops: (figures at least, attack bonus, defense bonus, the effect and
+    /// its clause), read from the bonuses' effects.
+    pub bonus: Vec<(u8, i8, i8, u16, u8)>,
     /// Talents (indices into [`fx::Fx::talent_ids`]) and their effects.
     pub talent_ids: Vec<u8>,
     pub talent_fx: Vec<u16>,

@@ -223,7 +223,8 @@ pub(super) fn troop(r: &mut Reader, c: &Component, fx: &mut Fx) -> UnitDef {
             continue;
         };
         let def = &fx.defs[usize::from(id)];
-        let clause = def.clauses.iter().find(|c| c.when == When::Continuous);
+        let k = def.clauses.iter().position(|c| c.when == When::Continuous);
+        let clause = k.map(|k| &def.clauses[k]);
         let figures = clause.and_then(|c| {
             c.cond.iter().find_map(|x| match x {
                 Cond::FiguresAtLeast(n) => Some(i64::from(*n)),
@@ -251,6 +252,8 @@ pub(super) fn troop(r: &mut Reader, c: &Component, fx: &mut Fx) -> UnitDef {
             small(figures.unwrap_or(1)),
             att.unwrap_or(0).clamp(-9, 9) as i8,
             def_.unwrap_or(0).clamp(-9, 9) as i8,
+            id,
+            k.unwrap_or(0) as u8,
         ));
     }
     let (talent_ids, talent_fx) = talents(r, c, fx);

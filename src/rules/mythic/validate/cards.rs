@@ -57,7 +57,8 @@ impl Mythic {
         if value > cost as u32 {
             return Err(v(rule, "the payment is more than the cost")
                 .expected(plural(cost as u32, "Art of War card", "Art of War cards"))
-                .found(format!("{value} cards' worth")));
+                .found(format!("{value} cards' worth"))
+                .cited(self.cite("art-of-war")));
         }
         out[AOW as usize] += (cost as u32 - value) as u8;
         if let Some(c) = (0..MAXC).find(|&c| out[c] > hand.count(c)) {
@@ -71,7 +72,8 @@ impl Mythic {
                 format!("{} cannot pay: the hand lacks the cards", self.name(s, p)),
             )
             .expected(format!("{need} in hand"))
-            .found(format!("{} in hand", hand.count(c))));
+            .found(format!("{} in hand", hand.count(c)))
+            .cited(self.cite(if c == OMPH as usize { "omphalos" } else { "art-of-war" })));
         }
         Ok(out)
     }

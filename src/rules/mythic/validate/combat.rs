@@ -86,6 +86,8 @@ impl Mythic {
             // A full area the attacker cannot enter: +1 range, melee.
             true
         } else {
+            // A special attack's reach is its power's.
+            let by = pw.and_then(|p| self.cite(&p.slug));
             if range == 0 {
                 return Err(v(r, format!("`{ida}` has range 0: it attacks only in its own area"))
                     .expected(format!("a target in `{}`", b.areas[aa].id))
@@ -93,7 +95,8 @@ impl Mythic {
                         "`{idd}` in `{}`, {} away",
                         b.areas[da].id,
                         plural(dist as u32, "area", "areas")
-                    )));
+                    ))
+                    .cited(by));
             }
             if dist > range {
                 return Err(v(r, format!("`{idd}` is out of `{ida}`'s range"))
@@ -101,7 +104,8 @@ impl Mythic {
                         "a target at most {} away",
                         plural(range as u32, "area", "areas")
                     ))
-                    .found(plural(dist as u32, "area", "areas")));
+                    .found(plural(dist as u32, "area", "areas"))
+                    .cited(by));
             }
             let sight = pw.is_none_or(|p| p.sight);
             if sight && !flying && !high_ground {
@@ -171,11 +175,16 @@ impl Mythic {
             melee: strike.melee,
             special: power.is_some(),
         };
-        let notes = |slot: usize, when: &[When], out: Out| -> Vec<String> {
+        let mut named: Vec<String> = Vec::new();
+        let mut notes = |slot: usize, when: &[When], out: Out| -> Vec<String> {
             self.mod_parts(s, slot, when, out, Some(st))
                 .into_iter()
                 .filter(|(_, n)| *n != 0)
-                .map(|(card, n)| format!("{n:+} `{card}`"))
+                .map(|(card, n)| {
+                    let note = format!("{n:+} `{card}`");
+                    named.push(card);
+                    note
+                })
                 .collect()
         };
         let mut why = Vec::new();
@@ -194,6 +203,7 @@ impl Mythic {
             let by = notes(a, &[When::Attack], Out::BlanksCount);
             why.push(format!("blanks count as {}: {}", strike.blanks, by.join(", ")));
         }
+        e = e.cited_all(named.iter().filter_map(|n| self.cite(n)));
         if !why.is_empty() {
             e.expected = format!("{} ({})", e.expected, why.join("; "));
         }
@@ -345,7 +355,9 @@ impl Mythic {
             format!("the effects in force let `{who}` reroll at most {bound} of its first dice")
         };
         let by: Vec<String> = parts.iter().map(|(c, n)| format!("{n} `{c}`")).collect();
+        let cited: Vec<_> = parts.iter().filter_map(|(c, _)| self.cite(c)).collect();
         Err(v(r, why)
+            .cited_all(cited)
             .expected(if by.is_empty() {
                 "`roll` the same as `before`".to_string()
             } else {
@@ -450,7 +462,8 @@ impl Mythic {
                         "at least {} in `roll`",
                         plural(u32::from(cost), "blank", "blanks")
                     ))
-                    .found(plural(blanks as u32, "blank", "blanks")));
+                    .found(plural(blanks as u32, "blank", "blanks"))
+                    .cited(self.cite(&card)));
             }
         }
         let b = self.board(s);
@@ -463,12 +476,14 @@ impl Mythic {
         if b.adj(from as usize) & (1 << area) == 0 {
             return Err(v(r, format!("`{card}` moves the defender to an adjacent area"))
                 .expected(format!("an area next to `{}`", b.areas[usize::from(from)].id))
-                .found(format!("`{to}`")));
+                .found(format!("`{to}`"))
+                .cited(self.cite(&card)));
         }
         if let Some(by) = self.kept_out(s, d, usize::from(area)) {
             return Err(v(r, format!("`{by}` keeps `{}` out of `{to}`", self.uid(s, d)))
                 .expected("an area the defender may enter")
-                .found(format!("`{to}`")));
+                .found(format!("`{to}`"))
+                .cited_all(self.cite(&by).into_iter().chain(self.cite(&card))));
         }
         if self.occupancy(s)[usize::from(area)] >= b.areas[usize::from(area)].capacity {
             return Err(v(r, format!("`{to}` is full"))

@@ -84,18 +84,37 @@ impl Mythic {
                 ),
             )
             .expected(format!(
-                "`drew: {{cards: [...]}}` with {}",
-                plural(k.n, "card", "cards")
+                "`drew: {{cards: [{}]}}` on the attack: {} from {}'s deck",
+                self.deck_sample(s, k.player, k.n),
+                plural(k.n, "card", "cards"),
+                self.name(s, k.player)
             ))
-            .found("nothing drawn")),
+            .found("nothing drawn")
+            .cited(self.cite(&k.card))),
             (Some(k), Some(x)) => {
                 let pl = &s.players[k.player];
                 self.check_draw(s, pl, k.player, k.n, &x.cards, &x.others, r)
                     .map_err(|mut e| {
                         e.message = format!("{} (`{}`)", e.message, k.card);
-                        e
+                        e.cited(self.cite(&k.card))
                     })
             }
+        }
+    }
+
+    /// `n` cards player `p`'s deck holds, as a log writes them (for an
+    /// example of what to record).
+    fn deck_sample(&self, s: &State, p: usize, n: u32) -> String {
+        let ids: Vec<&str> = s.players[p]
+            .deck
+            .cards()
+            .take(n as usize)
+            .filter_map(|x| self.t.cards.get(x).map(String::as_str))
+            .collect();
+        if ids.is_empty() {
+            "a card of the deck".to_owned()
+        } else {
+            ids.join(", ")
         }
     }
 }

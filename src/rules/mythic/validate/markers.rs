@@ -53,8 +53,9 @@ impl Mythic {
                 self.petrify_card()
             ),
         )
-        .expected(format!("`remove-petrification` for `{unit}` first"))
-        .found(format!("a {what}")))
+        .expected(format!("`{{do: remove-petrification, unit: {unit}}}` first"))
+        .found(format!("a {what}"))
+        .cited(self.cite(&self.petrify_card())))
     }
 
     /// Taking a petrification marker off: an own petrified unit, one of

@@ -110,7 +110,8 @@ impl Mythic {
                 if t.manoeuvres & DRAW_TWO != 0 {
                     return Err(v(rule::ART_OF_WAR, "each manoeuvre is done at most once per turn")
                         .expected("1 draw-two per turn")
-                        .found("a second draw-two"));
+                        .found("a second draw-two")
+                        .cited(self.cite("draw-two")));
                 }
                 let out = self.check_pay(s, p, &s.players[p].hand, 1, pay, rule::ART_OF_WAR)?;
                 if !chance {
@@ -124,7 +125,8 @@ impl Mythic {
                 if t.manoeuvres & SEARCH != 0 {
                     return Err(v(rule::ART_OF_WAR, "each manoeuvre is done at most once per turn")
                         .expected("1 search per turn")
-                        .found("a second search"));
+                        .found("a second search")
+                        .cited(self.cite("search-card")));
                 }
                 self.check_pay(s, p, &s.players[p].hand, 1, pay, rule::ART_OF_WAR)?;
                 if u32::from(s.players[p].deck.total()) == 0 {
@@ -246,6 +248,7 @@ impl Mythic {
                             v(r, "the second activation of a turn also costs an Art of War card")
                                 .expected(e.expected)
                                 .found(e.found)
+                                .cited(self.cite("second-activation"))
                         } else {
                             e
                         }

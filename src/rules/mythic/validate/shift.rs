@@ -60,7 +60,8 @@ impl Mythic {
                 "no activation just ended".to_string()
             } else {
                 format!("after `{}`, a friendly unit", self.uid(s, act as usize))
-            }));
+            })
+            .cited(self.cite(&card)));
         }
         if !s.units[sl].on_board() {
             return Err(v(r, format!("`{unit}` is not on the battlefield"))
@@ -75,7 +76,8 @@ impl Mythic {
         if s.t.powers & (1u128 << (sl * 4 + i)) != 0 {
             return Err(v(rule::ART_OF_WAR, format!("`{card}` was already used this turn"))
                 .expected("each power at most once per turn")
-                .found("a second use"));
+                .found("a second use")
+                .cited(self.cite(&card)));
         }
         let ctx = Ctx::new(self, &[When::EnemyActivationEnd]);
         let ch = fx::Change {

@@ -3,7 +3,7 @@
 //! the checks [`super::units`] builds on (MB-4, MB-5, MB-6).
 
 use super::super::Mythic;
-use super::super::effects::Out;
+use super::super::effects::{Out, When};
 use super::super::rule;
 use super::super::state::{ATTACK, MOVE, NONE, OFF, State, area_name};
 use super::super::tables::{OMPH, PowerKind};
@@ -138,16 +138,19 @@ impl Mythic {
                     Some(k) => format!("no move (a run of at most {})", plural(u32::from(k), "area", "areas")),
                     None => "no move".into(),
                 })
-                .found(format!("a move to `{}`", b.areas[to as usize].id)));
+                .found(format!("a move to `{}`", b.areas[to as usize].id))
+                .cited(self.cite(&by)));
         }
         if self.reach(s, slot, steps, run) & (1 << to) == 0 {
             let count = self.occupancy(s);
+            let mut blocked = None;
             let why = if count[to as usize] >= b.areas[to as usize].capacity {
                 format!(
                     "`{}` is full ({} units, capacity {})",
                     b.areas[to as usize].id, count[to as usize], b.areas[to as usize].capacity
                 )
             } else if let Some(by) = self.kept_out(s, slot, to as usize) {
+                blocked = self.cite(&by);
                 format!("`{}` cannot be entered (`{by}`)", b.areas[to as usize].id)
             } else if let Some((_, Some(k))) = self
                 .hold(s, slot)
@@ -178,9 +181,26 @@ impl Mythic {
                 "an area within {} (stopping at enemies, never entering full areas)",
                 plural(steps as u32, "step", "steps")
             ))
-            .found(why));
+            .found(why)
+            .cited(blocked));
         }
         Ok(())
+    }
+
+    /// Notes the use of the special attack `i` of the unit in `slot`: its
+    /// effect's clauses that are not continuous (reach, sight, attacks,
+    /// power dice, petrification).
+    pub(crate) fn note_power(&self, s: &State, slot: usize, i: usize) {
+        let d = self.def(s, slot);
+        let Some(card) = d.power_fx.get(i).copied().flatten() else {
+            return;
+        };
+        let def = &self.t.fx.defs[usize::from(card)];
+        for (k, c) in def.clauses.iter().enumerate() {
+            if c.when != When::Continuous {
+                def.note(k as u8, true, || d.powers[i].slug.clone());
+            }
+        }
     }
 
     pub(crate) fn power_of(

@@ -54,7 +54,8 @@ impl Mythic {
                         format!("`{unit}` cannot enter `{}` (`{by}`)", b.areas[to as usize].id),
                     )
                     .expected("an area the unit may enter")
-                    .found(b.areas[to as usize].id.clone()));
+                    .found(b.areas[to as usize].id.clone())
+                    .cited(self.cite(&by)));
                 }
                 Ok(())
             }
@@ -96,7 +97,8 @@ impl Mythic {
                 if let Some((by, _)) = self.hold(s, sl) {
                     return Err(v(rule::MOVE, format!("`{by}` holds `{unit}` in place"))
                         .expected("no move")
-                        .found("leaving"));
+                        .found("leaving")
+                        .cited(self.cite(&by)));
                 }
                 if b.edge & (1 << s.units[sl].at) == 0 {
                     return Err(v(rule::MOVE, format!("`{unit}` is not at the edge of the battlefield"))
@@ -131,10 +133,12 @@ impl Mythic {
                                 .found(n.clone()));
                         }
                         self.active_powers_ok(s, sl, n)?;
+                        self.note_power(s, sl, i);
                         Some(i)
                     }
                     None => None,
                 };
+                let by = pi.and_then(|i| self.cite(&self.def(s, sl).powers[i].slug));
                 let act = &t.act;
                 if act.attacks == 0 {
                     self.simple_ok(s, sl, ATTACK)?;
@@ -147,7 +151,8 @@ impl Mythic {
                         return Err(
                             v(rule::ACTIONS, format!("`{unit}` already attacked in this activation"))
                                 .expected("1 attack per activation (more only with a power)")
-                                .found(format!("attack number {}", act.attacks + 1)),
+                                .found(format!("attack number {}", act.attacks + 1))
+                                .cited(by),
                         );
                     }
                     if act.targets & (1 << d) != 0 {
@@ -156,7 +161,8 @@ impl Mythic {
                             format!("`{unit}` already attacked `{target}` in this activation"),
                         )
                         .expected("a different unit for each attack")
-                        .found(format!("`{target}` again")));
+                        .found(format!("`{target}` again"))
+                        .cited(by));
                     }
                 }
                 let cost = match pi {
@@ -165,7 +171,8 @@ impl Mythic {
                         if pw.cost > 0 && t.powers & (1u128 << (sl * 4 + i)) != 0 {
                             return Err(v(rule::ART_OF_WAR, format!("`{}` was already used this turn", pw.slug))
                                 .expected("each power at most once per turn")
-                                .found("a second use"));
+                                .found("a second use")
+                                .cited(self.cite(&pw.slug)));
                         }
                         pw.cost
                     }
@@ -430,7 +437,8 @@ impl Mythic {
                 if t.powers & (1u128 << (sl * 4 + i)) != 0 {
                     return Err(v(rule::ART_OF_WAR, format!("`{}` was already used this turn", pw.slug))
                         .expected("each power at most once per turn")
-                        .found("a second use"));
+                        .found("a second use")
+                        .cited(self.cite(&pw.slug)));
                 }
                 self.check_pay(s, p, &s.players[p].hand, pw.cost, pay, rule::ART_OF_WAR)
                     .map(|_| ())

@@ -211,14 +211,26 @@ impl OneVMany {
         open
     }
 
-    /// A source's effect the player must still use at `when`, by card id.
-    pub(in super::super) fn owed(&self, s: &State, when: When) -> Option<String> {
+    /// A source's effect the player must still use at `when`: its card id
+    /// and the refusal of what the log must write (field, example, cause).
+    pub(in super::super) fn owed(&self, s: &State, when: When) -> Option<(String, Violation)> {
         let mut ctx = Ctx::new(self, &[when]);
         ctx.unit = s.removed.map(|(t, _)| t);
-        self.sources(s)
-            .iter()
-            .find(|src| fx::owed(&ctx, s, src, when))
-            .map(|src| ctx.card_id(src))
+        let src = *self.sources(s).iter().find(|src| fx::owed(&ctx, s, src, when))?;
+        let card = ctx.card_id(&src);
+        let why = fx::missing(&ctx, s, &src, rule::CARD_ACTIONS).err().unwrap_or_else(|| {
+            Violation::new(rule::CARD_ACTIONS, "").cited(crate::rules::kit::effects::cause_named(
+                &self.t.fx.defs,
+                &self.t.fx.names,
+                &card,
+            ))
+        });
+        Some((card, why))
+    }
+
+    /// The effect called `name` as the cause of a refusal about it.
+    pub(in super::super) fn cite(&self, name: &str) -> Option<crate::rules::Cause> {
+        crate::rules::kit::effects::cause_named(&self.t.fx.defs, &self.t.fx.names, name)
     }
 
     pub(super) fn check_equip(&self, s: &State, card: &str, effect: &Effect) -> Result<(), Violation> {
@@ -278,7 +290,15 @@ impl OneVMany {
         let src = self.source(s, by)?;
         self.check_outcome(s, effect, src.rule())?;
         let (d, owner) = self.source_def(s, src);
-        let Some(card) = d else { return Ok(()) };
+        let Some(card) = d else {
+            // Nothing to record for a card without an effect of its own.
+            if effect.is_empty() {
+                return Err(v(src.rule(), format!("`{by}` has no effect a `trigger` could record"))
+                    .expected("a card in force whose effect is a choice to record")
+                    .found(format!("{{do: trigger, by: {by}}}")));
+            }
+            return Ok(());
+        };
         let at = if owner == ONE_SIDE {
             s.one_sq
         } else {
@@ -290,7 +310,19 @@ impl OneVMany {
             at: (at != NONE).then_some(at),
         };
         let ctx = Ctx::new(self, &self.moments(s));
-        fx::allow(&ctx, s, &x, &self.changes(s, effect), src.rule()).map(|_| ())
+        fx::allow(&ctx, s, &x, &self.changes(s, effect), src.rule())?;
+        // A trigger records a choice: a card whose effect now only applies
+        // by itself has nothing to record.
+        if effect.is_empty() && !fx::chooses(&ctx, s, &x) {
+            return Err(v(
+                src.rule(),
+                format!("`{by}` applies by itself: a `trigger` has nothing to record"),
+            )
+            .expected("no `trigger` for it: the engine applies its effect")
+            .found(format!("{{do: trigger, by: {by}}}"))
+            .cited(self.cite(by)));
+        }
+        Ok(())
     }
 
     /// The effect of a source, and its side.
@@ -352,7 +384,8 @@ impl OneVMany {
                 format!("`{by}` has no effect that brings MANY tokens from the reserve"),
             )
             .expected("a card in force whose effect gives `reinforce`")
-            .found(by));
+            .found(by)
+            .cited(self.cite(by)));
         };
         let mut ctx = Ctx::new(self, &self.moments(s));
         ctx.unit = Some(ty);

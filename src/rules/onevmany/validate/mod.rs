@@ -229,6 +229,26 @@ impl OneVMany {
                         .expected(format!("an action left to move on past the obstacle (`{by}`)"))
                         .found(format!("{} action(s) left", self.unit_left(s))));
                     }
+                    // Past the obstacle there must be somewhere to step off to.
+                    let exit = self
+                        .t
+                        .board
+                        .neighbours(dest)
+                        .iter()
+                        .any(|&n| n != k.sq && s.occ[n as usize] == FREE && s.terrain[n as usize] == EMPTY);
+                    if s.terrain[dest as usize] == OBSTACLE && !s.climb && !exit {
+                        let by = self.has(s, Out::PassObstacles, Some(k.sq)).unwrap_or_default();
+                        return Err(v(
+                            rule::MANY_ACTIVATION,
+                            format!(
+                                "the {} would be stranded on the obstacle on {to}: no free square beyond it",
+                                self.unit_name(k.ty)
+                            ),
+                        )
+                        .expected(format!("an obstacle with a free square past it (`{by}`)"))
+                        .found(format!("{to}, {}", self.describe(s, dest)))
+                        .cited(self.cite(&by)));
+                    }
                     Ok(())
                 }
                 _ => Err(self.wrong_phase(s, "a move")),
@@ -347,13 +367,17 @@ impl OneVMany {
     fn obligations(&self, s: &State, a: &Action) -> Result<(), Violation> {
         let owe = |when: When, moment: &str| -> Result<(), Violation> {
             match self.owed(s, when) {
-                Some(card) => {
+                Some((card, why)) => {
                     let r = self.source(s, &card).map_or(rule::CARD_ACTIONS, |x| x.rule());
-                    Err(v(r, format!("`{card}` must be used {moment}"))
-                        .expected(format!(
-                            "its effect, recorded before moving on (`trigger` or `reinforce` by `{card}`)"
-                        ))
-                        .found("the game moving on without it"))
+                    let mut e = v(r, format!("`{card}` must be used {moment}"))
+                        .expected(if why.expected.is_empty() {
+                            format!("its effect, recorded before moving on (`trigger` or `reinforce` by `{card}`)")
+                        } else {
+                            format!("its effect, recorded before moving on: {}", why.expected)
+                        })
+                        .found("the game moving on without it");
+                    e.cause = why.cause;
+                    Err(e)
                 }
                 None => Ok(()),
             }

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::super::OpenWars;
-use super::super::actions::Action;
+use super::super::actions::{Action, Strike};
 use super::super::effects::Out;
 use super::super::rule;
 use super::super::state::{Fight, Phase, Stack, State};
@@ -218,10 +218,7 @@ impl OpenWars {
         }
         let Some(f) = s.fight else {
             return Err(v(rule::COMBATS, "no combat is being fought: choose one first")
-                .expected(format!(
-                    "a fight in {}",
-                    self.map(s).ids(self.allowed_fights(s).0).join(" or ")
-                ))
+                .expected(self.fights_left(s))
                 .found(format!("a {what}")));
         };
         let at = self.cell_name(s, f.cell);
@@ -264,6 +261,11 @@ impl OpenWars {
                     w.cost
                 )
             });
+            let causes: Vec<_> = first
+                .iter()
+                .flat_map(|y| self.initiative_causes(s, y))
+                .chain(self.initiative_causes(s, x))
+                .collect();
             let first = first.map(|y| self.unit(y.unit));
             return Err(v(
                 rule::INITIATIVE,
@@ -275,7 +277,8 @@ impl OpenWars {
                 ),
             )
             .expected(format!("{} to act", first.map_or("another stack", |w| w.id.as_str())))
-            .found(format!("{unit} acting")));
+            .found(format!("{unit} acting"))
+            .cited_all(causes));
         }
         Ok((i, f))
     }
@@ -395,6 +398,14 @@ impl OpenWars {
             removed += u32::from(k);
         }
         if removed != due {
+            let shields: Vec<_> = if ignored > 0 {
+                self.shields(s, foe, t)
+                    .iter()
+                    .filter_map(|n| self.cite(n.trim_matches('`')))
+                    .collect()
+            } else {
+                Vec::new()
+            };
             return Err(v(
                 rule::CASUALTIES,
                 format!(
@@ -418,7 +429,8 @@ impl OpenWars {
                     String::new()
                 }
             ))
-            .found(format!("{removed}")));
+            .found(format!("{removed}"))
+            .cited_all(shields));
         }
         // Cheapest first: nothing removed may cost more than what stays.
         for y in s.stacks.iter().filter(|y| y.player == foe && y.cell == t) {
@@ -545,31 +557,69 @@ impl OpenWars {
             .expected(format!("a location at most {} step(s) from {from}", ud.range))
             .found(format!("{at}, {d} steps away")));
         }
-        // What the spell does, against its effect: the unit it targets.
+        // What the spell does, against its effect: the unit it targets. A
+        // refusal here is about the spell's effect, and cites it.
         if let Some(dd) = self.t.fx.spells[usize::from(sp)] {
-            let tu = match target {
-                Some(id) => Some(self.unit_ix(id, rule::SPELLS)?),
-                None => None,
-            };
-            let dice = if chance {
-                self.cast_dice(s, dd, p, c, t, roll, rolls)?
-            } else {
-                Vec::new()
-            };
-            let roll: &[u8] = if chance { roll } else { &[6] };
-            let (ctx, src, changes) = self.cast_changes(s, dd, p, c, t, tu, roll, dice);
-            crate::rules::kit::effects::allow(&ctx, s, &src, &changes, rule::SPELLS)?;
-            let gives = self.t.fx.defs[usize::from(dd)]
-                .clauses
-                .iter()
-                .any(|c| c.amount(Out::CancelSpell).is_some());
-            self.check_cancel(s, spell, cancels.as_deref(), gives)?;
-            self.check_grant(s, spell, dd, p, t, tu, path, attack.as_ref(), chance)?;
-        } else if let Some(id) = target {
+            return self
+                .check_cast_effect(
+                    s,
+                    spell,
+                    dd,
+                    (p, c, t),
+                    target,
+                    (roll, rolls),
+                    path,
+                    attack.as_ref(),
+                    cancels,
+                    chance,
+                )
+                .map_err(|e| {
+                    let cause = e.cause.as_deref().cloned().or_else(|| self.cite(spell));
+                    e.cited(cause)
+                });
+        }
+        if let Some(id) = target {
             return Err(v(rule::SPELLS, format!("{spell} has no target to name"))
                 .expected("no `target`")
                 .found(id));
         }
+        Ok(())
+    }
+
+    /// The part of a cast its spell's effect decides: target, dice, what
+    /// it cancels, moves and attacks it grants.
+    #[allow(clippy::too_many_arguments)]
+    fn check_cast_effect(
+        &self,
+        s: &State,
+        spell: &str,
+        dd: u16,
+        (p, c, t): (u8, u8, u8),
+        target: Option<&str>,
+        (roll, rolls): (&[u8], &BTreeMap<String, u8>),
+        path: &[String],
+        attack: Option<&Strike>,
+        cancels: &Option<String>,
+        chance: bool,
+    ) -> Result<(), Violation> {
+        let tu = match target {
+            Some(id) => Some(self.unit_ix(id, rule::SPELLS)?),
+            None => None,
+        };
+        let dice = if chance {
+            self.cast_dice(s, dd, p, c, t, roll, rolls)?
+        } else {
+            Vec::new()
+        };
+        let roll: &[u8] = if chance { roll } else { &[6] };
+        let (ctx, src, changes) = self.cast_changes(s, dd, p, c, t, tu, roll, dice);
+        crate::rules::kit::effects::allow(&ctx, s, &src, &changes, rule::SPELLS)?;
+        let gives = self.t.fx.defs[usize::from(dd)]
+            .clauses
+            .iter()
+            .any(|c| c.amount(Out::CancelSpell).is_some());
+        self.check_cancel(s, spell, cancels.as_deref(), gives)?;
+        self.check_grant(s, spell, dd, p, t, tu, path, attack, chance)?;
         Ok(())
     }
 

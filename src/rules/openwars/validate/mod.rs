@@ -377,11 +377,24 @@ impl OpenWars {
                 rule::MOVEMENT,
                 format!("{unit} in {from} cannot move this turn (`{by}`)"),
             )
-            .expected("a stack free to move")
-            .found(format!("a move to {to}")));
+            .expected(format!("a stack free to move (`{by}` holds it)"))
+            .found(format!("a move to {to}"))
+            .cited(self.cite(&by)));
         }
         let cost = self.entry(s, u, t);
         let left = s.stacks[i].mp[usize::from(tokens - 1)];
+        // A feature where the stack stands that ended its move (it entered).
+        if left == 0
+            && let Some(by) = self.stopped_by(s, &s.stacks[i], f)
+        {
+            return Err(v(
+                rule::MOVEMENT,
+                format!("{unit} cannot move on from {from}: `{by}` ended its movement when it entered"),
+            )
+            .expected(format!("no further move this turn (`{by}` stops a unit entering it)"))
+            .found(format!("a move to {to}"))
+            .cited(self.cite(&by)));
+        }
         if left < cost {
             let cell = &m.cells[usize::from(t)];
             let why = if cost < cell.entry {
@@ -448,8 +461,19 @@ impl OpenWars {
             format!("there is no combat to fight in {at}")
         };
         Err(v(rule::COMBATS, msg)
-            .expected(format!("a fight in {}", m.ids(allowed).join(" or ")))
+            .expected(self.fights_left(s))
             .found(format!("a fight in {at}")))
+    }
+
+    /// What a fight may do now, in words: the locations it may be in, or
+    /// that no combat is left (the turn moves on).
+    pub(super) fn fights_left(&self, s: &State) -> String {
+        let allowed = self.allowed_fights(s).0;
+        if allowed == 0 {
+            "no fight: no combat is left this turn (end the turn)".to_string()
+        } else {
+            format!("a fight in {}", self.map(s).ids(allowed).join(" or "))
+        }
     }
 
     /// Stacking (OW-6) for `k` more tokens of `u` of player `p` in `c`.

@@ -51,10 +51,11 @@ impl Unmatched {
             if hero.ability != Ability::ExtraCard || !af.is_hero {
                 return Err(v(
                     rule::ATTACK,
-                    "only King Arthur himself may add a second card to his attack",
+                    "only King Arthur himself may add a second card to his attack (`king-arthur`)",
                 )
                 .expected("one attack card")
-                .found(format!("an extra card `{e}` for {fighter}")));
+                .found(format!("an extra card `{e}` for {fighter}"))
+                .cited(fx::cause_named(&self.t.defs, &self.t.def_names, "king-arthur")));
             }
             let x = self.card(s, p, e, rule::ATTACK)?;
             self.in_hand(s, p, x, if x == c { 2 } else { 1 }, rule::ATTACK)?;

@@ -112,13 +112,16 @@ impl Unmatched {
     /// Medusa's gaze; the figure it hits.
     pub(super) fn check_gaze(&self, s: &State, p: u8, target: &str) -> Result<usize, Violation> {
         let hero = self.hero(s, p);
+        // The gaze is Medusa's effect: a refusal about it cites it.
+        let gaze = fx::cause_named(&self.t.defs, &self.t.def_names, "medusa");
         if hero.ability != Ability::Gaze {
             return Err(v(
                 rule::ACTIONS,
                 format!("{} plays {}, who has no start-of-turn gaze", s.name(p), hero.id),
             )
             .expected("a maneuver, scheme or attack")
-            .found("a gaze"));
+            .found("a gaze")
+            .cited(gaze.clone()));
         }
         if s.actions > 0 || s.gazed || s.phase != Phase::Actions {
             return Err(v(
@@ -130,7 +133,8 @@ impl Unmatched {
                 "a second gaze".to_string()
             } else {
                 format!("a gaze after {}", plural(s.actions, "action", "actions"))
-            }));
+            })
+            .cited(gaze));
         }
         let Some(m) = s.figs().iter().position(|f| f.owner == p && f.is_hero && f.at != OFF) else {
             return Err(v(rule::ACTIONS, "Medusa is defeated and can no longer use her gaze")
@@ -142,13 +146,17 @@ impl Unmatched {
         let b = self.board(s);
         let (ms, ts) = (s.figs[m].at, s.figs[t].at);
         if b.zones[ms as usize] & b.zones[ts as usize] == 0 {
-            return Err(v(rule::ACTIONS, format!("{target} is not in Medusa's zone"))
-                .expected(format!(
-                    "an enemy on a {} space (Medusa is on {})",
-                    b.zone_list(ms),
-                    b.name(ms)
-                ))
-                .found(format!("{target} on {} ({})", b.name(ts), b.zone_list(ts))));
+            return Err(v(
+                rule::ACTIONS,
+                format!("{target} is not in Medusa's zone (`medusa`'s gaze)"),
+            )
+            .expected(format!(
+                "an enemy on a {} space (Medusa is on {})",
+                b.zone_list(ms),
+                b.name(ms)
+            ))
+            .found(format!("{target} on {} ({})", b.name(ts), b.zone_list(ts)))
+            .cited(gaze));
         }
         if let Some(src) = self.ability_src(s, p) {
             let ctx = Ctx::new(self, &[When::StartOfTurn], None);

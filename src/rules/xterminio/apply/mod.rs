@@ -197,7 +197,7 @@ impl Xterminio {
                 window = Some(a);
             }
             Action::Ability { card, by, effect } => {
-                let Ok(a) = self.actor(&s, by, rule::TURN) else {
+                let Ok(a) = self.actor(&s, by, rule::ACTIONS) else {
                     return s;
                 };
                 s.last = last;
@@ -264,6 +264,7 @@ impl Xterminio {
             Mode::Masakre => n.energy_masakre,
             Mode::Xterminar => n.energy_xterminar,
         };
+        s.applied.clear();
         let extra = self.charge_bonus(s, p);
         let side = &mut s.p[p];
         let gain = base + n.energy_per_camp * side.camp.len() as u16 + extra;

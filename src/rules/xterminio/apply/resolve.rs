@@ -75,12 +75,17 @@ impl Xterminio {
         };
         let cost = self.attack_cost(s, a_at, st.cost);
         self.count_uses(s, Out::AttackCost, a_at);
-        if let Some(x) = attacker.index().and_then(|i| s.p[p].battle[i].as_mut()) {
-            x.exhausted = true;
-            x.attacked = true;
-        }
         s.p[p].energy = s.p[p].energy.saturating_sub(cost);
+        // The attacker has attacked once its damage is worked out: what
+        // holds for a first attack (Impact Crater) holds for this one.
+        let spend = |s: &mut State| {
+            if let Some(x) = attacker.index().and_then(|i| s.p[p].battle[i].as_mut()) {
+                x.exhausted = true;
+                x.attacked = true;
+            }
+        };
         if let Some(card) = answer {
+            spend(s);
             if let Some(c) = self.t.card(card) {
                 s.p[q].hand.take(c as usize, 1);
             }
@@ -117,6 +122,7 @@ impl Xterminio {
             }
             None => vec![(t_at, self.damage_of(s, a_at, t_at, st.damage, false), a_at)],
         };
+        spend(s);
         s.lasting
             .retain(|l| !(l.until == Until::NextAttack && l.obj == Some(a_at)));
         // The attack text: automatic parts on the target, chosen ones recorded.
@@ -130,10 +136,18 @@ impl Xterminio {
             };
             let mut ctx = Ctx::new(self, &[When::Attack]);
             ctx.attack = Some((a_at, victim.unwrap_or(t_at)));
-            after.extend(fx::fire(&ctx, s, &[src], When::Attack, None));
+            let fired = fx::fire(&ctx, s, &[src], When::Attack, None);
+            for (src, clause, ch) in &fired {
+                s.applied.add(src, *clause, *ch);
+            }
+            after.extend(fired);
+            // The choices recorded with the attack; a part that writes down
+            // what the text does by itself is not applied again.
             if let Some(e) = effect {
-                for ch in e.changes(p) {
-                    after.push((src, 0, ch));
+                let changes = e.changes(p);
+                ctx.attack = Some((a_at, t_at));
+                if let Ok(ok) = fx::allow(&ctx, s, &src, &changes, rule::TURN) {
+                    after.extend(ok.to_apply(&changes).map(|(ch, clause)| (src, clause, ch)));
                 }
             }
         }
@@ -198,6 +212,7 @@ impl Xterminio {
             if let Some((per, _)) = self.t.defs[usize::from(src.card)].clauses[usize::from(clause)].limit {
                 s.uses.add(src.owner, src.card, clause, per);
             }
+            s.applied.add(&src, clause, ch);
             self.apply_change(s, &src, clause, ch);
         }
     }
@@ -319,7 +334,8 @@ impl Xterminio {
                 side.camp.push(CampCard { card: c, fresh: true });
             }
         }
-        for (ch, &clause) in e.changes(a).into_iter().zip(&ok.of) {
+        let changes = e.changes(a);
+        for (ch, clause) in ok.to_apply(&changes) {
             if ch.out != Out::Deploy && ch.out != Out::Fetch {
                 self.apply_change(s, &src, clause, ch);
             }
@@ -429,16 +445,20 @@ impl Xterminio {
         self.fire_all(s, &srcs, When::OnEnter, Some(at), Some(at));
     }
 
-    /// The ENERGY the charge effects of `p` add.
-    pub(in super::super) fn charge_bonus(&self, s: &State, p: usize) -> u16 {
+    /// The ENERGY the charge effects of `p` add (each noted as applied).
+    pub(in super::super) fn charge_bonus(&self, s: &mut State, p: usize) -> u16 {
         let mut srcs = Vec::new();
         self.sources_of(s, p, &mut srcs);
         let ctx = Ctx::new(self, &[When::Charge]);
-        fx::fire(&ctx, s, &srcs, When::Charge, None)
-            .iter()
-            .filter(|(_, _, ch)| ch.out == Out::Energy)
-            .map(|(_, _, ch)| ch.n.max(0) as u16)
-            .sum()
+        let fired = fx::fire(&ctx, s, &srcs, When::Charge, None);
+        let mut n = 0;
+        for (src, clause, ch) in fired {
+            if ch.out == Out::Energy {
+                n += ch.n.max(0) as u16;
+                s.applied.add(&src, clause, ch);
+            }
+        }
+        n
     }
 
     /// The upkeep of `p`: what lasted until it ends, automatic upkeep

@@ -56,13 +56,19 @@ impl Xterminio {
                 .found(format!("empty `{}`", target.id())));
         };
         let (a_at, t_at) = (Spot::new(p, attacker), Spot::new(q, target));
-        if let Some(by) = self.restriction(s, Out::NoAttack, a_at) {
+        if let Some(r) = self.restriction(s, Out::NoAttack, a_at) {
             return Err(v(
                 rule::TURN,
-                format!("`{}` in `{}` cannot attack from there (`{by}`)", info.id, attacker.id()),
+                format!(
+                    "`{}` in `{}` cannot attack while `{}` is in force",
+                    info.id,
+                    attacker.id(),
+                    r.card
+                ),
             )
-            .expected(format!("no attack (`{by}`)"))
-            .found(format!("an attack on `{}`", target.id())));
+            .expected(format!("no attack from there ({}: {})", r.card, r.said))
+            .found(format!("an attack on `{}`", target.id()))
+            .caused_by(r.cause));
         }
         let cost = self.attack_cost(s, a_at, st.cost);
         if side.energy < cost {
@@ -110,17 +116,30 @@ impl Xterminio {
         }
         if let Some(ic) = intercept {
             if let Some(d) = st.effect
-                && self.t.defs[usize::from(d)]
+                && let Some(k) = self.t.defs[usize::from(d)]
                     .clauses
                     .iter()
-                    .any(|c| c.auto && c.amount(Out::Unblockable).is_some())
+                    .position(|c| c.auto && c.amount(Out::Unblockable).is_some())
             {
+                let src = Src {
+                    card: d,
+                    owner: p as u8,
+                    at: Some(a_at),
+                };
                 return Err(v(
                     rule::INTERCEPTION,
-                    format!("`{}`'s attack {attack} cannot be intercepted", info.id),
+                    format!(
+                        "`{}`'s attack {attack} cannot be intercepted (`{}`)",
+                        info.id,
+                        self.t.def_names[usize::from(d)]
+                    ),
                 )
-                .expected(format!("no interception (`{}`)", self.t.def_names[usize::from(d)]))
-                .found(format!("an interception by `{}`", ic.by.id())));
+                .expected(format!(
+                    "no `intercept:` on this attack: `{}` makes it unblockable",
+                    self.t.def_names[usize::from(d)]
+                ))
+                .found(format!("an interception by `{}`", ic.by.id()))
+                .caused_by(self.cause(&src, Some(k as u8))));
             }
             let Some(g) = Self::fighter(s, q, ic.by) else {
                 return Err(v(
@@ -150,13 +169,19 @@ impl Xterminio {
                     "a stunned character"
                 }));
             }
-            if let Some(by) = self.restriction(s, Out::NoIntercept, g_at) {
+            if let Some(r) = self.restriction(s, Out::NoIntercept, g_at) {
                 return Err(v(
                     rule::INTERCEPTION,
-                    format!("`{}` in `{}` cannot intercept while `{by}` holds it", gi.id, ic.by.id()),
+                    format!(
+                        "`{}` in `{}` cannot intercept while `{}` holds it",
+                        gi.id,
+                        ic.by.id(),
+                        r.card
+                    ),
                 )
-                .expected(format!("no interception (`{by}`)"))
-                .found("an interception"));
+                .expected(format!("no interception while `{}` is in force ({})", r.card, r.said))
+                .found(format!("an interception by `{}`", ic.by.id()))
+                .caused_by(r.cause));
             }
             let Some(is) = (ic.attack as usize).checked_sub(1).and_then(|k| gi.attacks.get(k)) else {
                 return Err(

@@ -86,9 +86,9 @@ impl Xterminio {
         by: &Option<String>,
         effect: &Option<Effect>,
     ) -> Result<(), Violation> {
-        let a = self.actor(s, by, rule::TURN)?;
+        let a = self.actor(s, by, rule::ACTIONS)?;
         let me = self.name(s, a);
-        let c = self.known(card, rule::TURN)?;
+        let c = self.known(card, rule::ACTIONS)?;
         let mut srcs = Vec::new();
         self.sources_of(s, a, &mut srcs);
         let d = self.t.get(c).effect;
@@ -97,9 +97,11 @@ impl Xterminio {
             let theirs = {
                 let mut o = Vec::new();
                 self.sources_of(s, 1 - a, &mut o);
-                o.iter().any(|x| Some(x.card) == d)
+                o.into_iter().find(|x| Some(x.card) == d)
             };
-            return Err(v(rule::TURN, format!("{me} has no `{card}` in play"))
+            let cause = theirs.map(|x| self.cause(&x, None));
+            let theirs = theirs.is_some();
+            return Err(v(rule::ACTIONS, format!("{me} has no `{card}` in play"))
                 .expected(
                     "a card of yours in BATTLE, on a character, in the zone or energy slot, or a fixed action in play",
                 )
@@ -107,7 +109,8 @@ impl Xterminio {
                     format!("`{card}`, which {} controls", self.name(s, 1 - a))
                 } else {
                     format!("no `{card}` in play")
-                }));
+                })
+                .cited(cause));
         }
         let e = effect.clone().unwrap_or_default();
         let mut open = vec![];
@@ -121,8 +124,8 @@ impl Xterminio {
         ctx.card = e.fetch.first().and_then(|id| self.t.card(id));
         let mut first = None;
         for src in &srcs {
-            match fx::allow(&ctx, s, src, &e.changes(a), rule::TURN) {
-                Ok(_) => return self.check_extras(s, a, &e, rule::TURN, card),
+            match fx::allow(&ctx, s, src, &e.changes(a), rule::ACTIONS) {
+                Ok(_) => return self.check_extras(s, a, &e, rule::ACTIONS, card),
                 Err(x) => {
                     first.get_or_insert(x);
                 }
@@ -142,8 +145,19 @@ impl Xterminio {
         rule: &'static str,
         card: &str,
     ) -> Result<(), Violation> {
+        let cause = self.t.card(card).and_then(|c| self.t.get(c).effect).map(|d| {
+            self.cause(
+                &Src {
+                    card: d,
+                    owner: a as u8,
+                    at: None,
+                },
+                None,
+            )
+        });
         self.extras(s, a, e, rule).map_err(|x| Violation {
             message: format!("`{card}`: {}", x.message),
+            cause: cause.map(Box::new).or(x.cause.clone()),
             ..x
         })
     }

@@ -31,16 +31,19 @@ impl Xterminio {
         let n = &self.t.n;
         if s.upkeep
             && Self::closes_upkeep(a)
-            && let Some(card) = self.owed_upkeep(s)
+            && let Some((card, why)) = self.owed_upkeep(s)
         {
-            return Err(v(
+            let mut e = v(
                 rule::TURN,
                 format!("{who}'s `{card}` must be used in the upkeep, before the main phase"),
             )
             .expected(format!(
-                "an `ability` of `{card}` first (its upkeep effect is not optional)"
+                "`{{do: ability, card: {card}, …}}` first (its upkeep effect is not optional): {}",
+                why.expected
             ))
-            .found("the turn moving on without it"));
+            .found("the turn moving on without it");
+            e.cause = why.cause;
+            return Err(e);
         }
         match a {
             Action::Draw { cards } => {
@@ -184,17 +187,19 @@ impl Xterminio {
                             .found(format!("{} ENERGY", side.energy)));
                     }
                 }
-                if let Some(by) = self.restriction(s, Out::NoMove, Spot::new(p, *from)) {
+                if let Some(r) = self.restriction(s, Out::NoMove, Spot::new(p, *from)) {
                     return Err(v(
-                        rule::TURN,
+                        rule::XTERMINAR,
                         format!(
-                            "`{}` in `{}` cannot move while `{by}` holds it",
+                            "`{}` in `{}` cannot move while `{}` holds it",
                             self.t.id(f.card),
-                            from.id()
+                            from.id(),
+                            r.card
                         ),
                     )
-                    .expected(format!("no move (`{by}`)"))
-                    .found(format!("a move to `{}`", to.id())));
+                    .expected(format!("no move while `{}` is in force ({})", r.card, r.said))
+                    .found(format!("a move to `{}`", to.id()))
+                    .caused_by(r.cause));
                 }
                 Ok(())
             }
