@@ -753,16 +753,6 @@ pub struct SchemaArgs {
     pub check: bool,
 }
 
-#[cfg(test)]
-mod tests {
-    use clap::CommandFactory;
-
-    #[test]
-    fn cli_is_well_formed() {
-        super::Cli::command().debug_assert();
-    }
-}
-
 /// The command line as parsed in a project: the project's settings
 /// (`pnpkit.toml`) are the defaults of the options they name, so an option
 /// given on the command line still wins, and `--help` shows the project's
@@ -790,12 +780,22 @@ pub fn command(config: Option<&crate::project::Config>) -> clap::Command {
                 };
                 sub = sub.mut_arg(*id, |a| a.default_values(values));
             }
-            if let Some(shop) = &shop {
-                if sub.get_arguments().any(|a| a.get_id() == "shop") {
-                    sub = sub.mut_arg("shop", |a| a.num_args(0..=1).default_missing_value(shop.clone()));
-                }
+            if let Some(shop) = &shop
+                && sub.get_arguments().any(|a| a.get_id() == "shop")
+            {
+                sub = sub.mut_arg("shop", |a| a.num_args(0..=1).default_missing_value(shop.clone()));
             }
             sub
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_is_well_formed() {
+        super::Cli::command().debug_assert();
+    }
 }

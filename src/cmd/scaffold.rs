@@ -81,9 +81,9 @@ fn copied_files(from: &str, id: &str) -> Files {
         }
         let mut out = String::with_capacity(text.len());
         for line in text.split_inclusive('\n') {
-            let renamed = if rel == "game.yaml" && line.trim_end() == format!("id: {from}") {
-                line.replacen(from, id, 1)
-            } else if rel.ends_with(".yaml") && line.trim_end() == format!("game: {from}") {
+            let names_game = (rel == "game.yaml" && line.trim_end() == format!("id: {from}"))
+                || (rel.ends_with(".yaml") && line.trim_end() == format!("game: {from}"));
+            let renamed = if names_game {
                 line.replacen(from, id, 1)
             } else {
                 line.replace(&format!("/templates/{from}/"), &format!("/templates/{id}/"))
