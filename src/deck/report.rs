@@ -222,6 +222,14 @@ pub fn check_list(game: &Game, path: &Path, file: FileId, text: &str, ctx: &Cont
     if problems.iter().any(|p| matches!(p, Problem::Empty)) {
         verdict.violations.clear();
     }
+    // A list in a format this pnpkit does not read was not read: nothing else to say.
+    if problems
+        .iter()
+        .any(|p| matches!(p, Problem::Yaml(d) if matches!(d.code, Code::FormatNewer | Code::FormatOlder)))
+    {
+        verdict.violations.clear();
+        verdict.problems.clear();
+    }
     let lang = Lang::of(&verdict.locale);
     let noun = c.noun.get(&verdict.locale).to_string();
     let mut diags = early;
