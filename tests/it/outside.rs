@@ -4,11 +4,8 @@
 //! organiser uses the built-in games there, from the project root and from
 //! a subfolder.
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::mpsc;
-use std::time::Duration;
 
 use crate::common;
 use crate::common::raster::{rasterise, renderer_available};
@@ -195,20 +192,13 @@ fn a_designer_starts_a_game_in_an_empty_folder_with_only_the_binary() {
         .spawn()
         .unwrap();
     let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            if tx.send(line.unwrap_or_default()).is_err() {
-                break;
-            }
-        }
-    });
+    let rx = common::lines_of(stdout);
     let mut seen = Vec::new();
-    wait_for(&rx, "watching mygame", &mut seen);
+    common::wait_for(&rx, "watching mygame", &mut seen);
     let cards = project.join("data/mygame/components/card.yaml");
     let yaml = std::fs::read_to_string(&cards).unwrap();
     std::fs::write(&cards, yaml.replace("en: Moonshield", "en: Moonwall")).unwrap();
-    wait_for(&rx, "rebuilt mygame", &mut seen);
+    common::wait_for(&rx, "rebuilt mygame", &mut seen);
     child.kill().unwrap();
     child.wait().unwrap();
     let changed = std::fs::read(out.join("mygame-changed.pdf")).unwrap();
@@ -309,18 +299,4 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
         }
     }
     out
-}
-
-fn wait_for(rx: &mpsc::Receiver<String>, want: &str, seen: &mut Vec<String>) {
-    let deadline = std::time::Instant::now() + Duration::from_secs(120);
-    while std::time::Instant::now() < deadline {
-        if let Ok(line) = rx.recv_timeout(Duration::from_millis(500)) {
-            let hit = line.contains(want);
-            seen.push(line);
-            if hit {
-                return;
-            }
-        }
-    }
-    panic!("no line with `{want}` within 120 s; got:\n{}", seen.join("\n"));
 }

@@ -3,11 +3,8 @@
 //! an edit and rewrites the PDF.
 
 use std::cell::RefCell;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
 
 use pnpkit::cmd::watch::{Rebuilt, Session};
 use pnpkit::render::impose;
@@ -110,21 +107,6 @@ fn session_redraws_changes_keeps_output_on_errors_and_reports_fixes() {
     assert!(lines.borrow().iter().any(|l| l.starts_with("fixed, rebuilt")));
 }
 
-/// Waits for a line matching `want`, returning every line read meanwhile.
-fn wait_for(rx: &mpsc::Receiver<String>, want: &str, seen: &mut Vec<String>) {
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while Instant::now() < deadline {
-        if let Ok(l) = rx.recv_timeout(Duration::from_millis(200)) {
-            let hit = l.contains(want);
-            seen.push(l);
-            if hit {
-                return;
-            }
-        }
-    }
-    panic!("no line with `{want}` within 120 s; got:\n{}", seen.join("\n"));
-}
-
 #[test]
 fn the_watch_process_rebuilds_an_edited_card() {
     let tmp = project();
@@ -137,23 +119,16 @@ fn the_watch_process_rebuilds_an_edited_card() {
         .spawn()
         .unwrap();
     let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            if tx.send(line.unwrap_or_default()).is_err() {
-                break;
-            }
-        }
-    });
+    let rx = common::lines_of(stdout);
     let mut seen = Vec::new();
-    wait_for(&rx, "watching demo", &mut seen);
+    common::wait_for(&rx, "watching demo", &mut seen);
     let cards: PathBuf = dir.join("output/demo/en/demo-cards-a4.pdf");
     let before = std::fs::read(&cards).unwrap();
     let modified = std::fs::metadata(&cards).unwrap().modified().unwrap();
 
     let card_file = dir.join("data/demo/components/card.yaml");
     edit(&card_file, "en: Moonshield", "en: Moonwall");
-    wait_for(&rx, "rebuilt demo", &mut seen);
+    common::wait_for(&rx, "rebuilt demo", &mut seen);
     let after = std::fs::read(&cards).unwrap();
     assert_ne!(before, after, "{}", seen.join("\n"));
     assert!(std::fs::metadata(&cards).unwrap().modified().unwrap() >= modified);
@@ -161,11 +136,11 @@ fn the_watch_process_rebuilds_an_edited_card() {
 
     // A broken file: diagnostics on the output, the PDF stays; fixing it says so.
     edit(&card_file, "kind: defense", "kind: [defense");
-    wait_for(&rx, "last good output stays", &mut seen);
+    common::wait_for(&rx, "last good output stays", &mut seen);
     assert!(seen.iter().any(|l| l.contains("error[E001]")), "{}", seen.join("\n"));
     assert_eq!(std::fs::read(&cards).unwrap(), after);
     edit(&card_file, "kind: [defense", "kind: defense");
-    wait_for(&rx, "fixed, rebuilt demo", &mut seen);
+    common::wait_for(&rx, "fixed, rebuilt demo", &mut seen);
     child.kill().unwrap();
     child.wait().unwrap();
 }

@@ -101,6 +101,35 @@ pub fn fixture_project(fixture: &str) -> tempfile::TempDir {
     dir
 }
 
+/// The lines a child writes to its standard output, as they come.
+pub fn lines_of(stdout: std::process::ChildStdout) -> std::sync::mpsc::Receiver<String> {
+    use std::io::{BufRead, BufReader};
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if tx.send(line.unwrap_or_default()).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// Waits (at most 120 s) for a line holding `want`, keeping every line read meanwhile in `seen`.
+pub fn wait_for(rx: &std::sync::mpsc::Receiver<String>, want: &str, seen: &mut Vec<String>) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while std::time::Instant::now() < deadline {
+        if let Ok(line) = rx.recv_timeout(std::time::Duration::from_millis(200)) {
+            let hit = line.contains(want);
+            seen.push(line);
+            if hit {
+                return;
+            }
+        }
+    }
+    panic!("no line with `{want}` within 120 s; got:\n{}", seen.join("\n"));
+}
+
 pub mod alloc;
 pub mod chromium;
 pub mod mutate;
