@@ -79,6 +79,19 @@ fn unquote(s: &str, line: usize) -> Result<String, PoProblem> {
     Ok(out)
 }
 
+/// A translation may hold line breaks and tabs, never another control
+/// character: written into the pack, it would reach the kit, the terminal
+/// and every file pnpkit writes from it.
+fn refuse_controls(value: &str, line: usize, problems: &mut Vec<PoProblem>) {
+    if let Some(c) = value.chars().find(|&c| c.is_control() && c != '\n' && c != '\t') {
+        problems.push(problem(
+            line,
+            format!("the translation holds the control character {}", c.escape_unicode()),
+            "text, line breaks (\\n) and tabs (\\t) only",
+        ));
+    }
+}
+
 /// Which string a continuation line adds to.
 #[derive(Clone, Copy, PartialEq)]
 enum Field {
@@ -174,6 +187,7 @@ pub fn parse_po(text: &str) -> Result<Vec<PoEntry>, Vec<PoProblem>> {
                     ));
                     continue;
                 }
+                refuse_controls(&value, no, &mut problems);
                 cur.translation = value;
                 field = Some(Field::Translation);
             }
@@ -190,7 +204,10 @@ pub fn parse_po(text: &str) -> Result<Vec<PoEntry>, Vec<PoProblem>> {
             None => match field {
                 Some(Field::Context) => cur.context.push_str(&value),
                 Some(Field::Source) => cur.source.push_str(&value),
-                Some(Field::Translation) => cur.translation.push_str(&value),
+                Some(Field::Translation) => {
+                    refuse_controls(&value, no, &mut problems);
+                    cur.translation.push_str(&value)
+                }
                 None => problems.push(problem(no, "a string outside an entry", "`msgid \"…\"` before it")),
             },
         }
@@ -252,6 +269,15 @@ mod tests {
         let p = parse_po(po).unwrap_err();
         let lines: Vec<usize> = p.iter().map(|p| p.line).collect();
         assert_eq!(lines, [2, 3, 4]);
+    }
+
+    #[test]
+    fn translations_with_control_characters_are_refused_at_their_line() {
+        let po = "msgid \"Strike\"\nmsgstr \"Golpe\\a\"\n\nmsgid \"Guard\"\nmsgstr \"\"\n\"Guardia\u{1b}[2J\"\n\nmsgid \"Two\\nlines\"\nmsgstr \"Dos\\nlíneas\\tya\"\n";
+        let problems = parse_po(po).unwrap_err();
+        let lines: Vec<usize> = problems.iter().map(|p| p.line).collect();
+        assert_eq!(lines, [2, 6], "{problems:?}");
+        assert!(problems[0].message.contains("\\u{7}") && problems[1].message.contains("\\u{1b}"));
     }
 
     #[test]
