@@ -414,12 +414,7 @@ fn every_shipped_board_assembles_from_its_tiles_into_the_board() {
     }
     // Every game ships a board; ONE v MANY one per scenario.
     assert!(boards >= 10, "boards assembled: {boards}");
-    assert!(
-        problems.is_empty(),
-        "{} problems:\n{}",
-        problems.len(),
-        problems.join("\n")
-    );
+    common::assert_no_problems(&problems);
 }
 
 /// The pieces file's board pages are what the assembly is compared with:

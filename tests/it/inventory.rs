@@ -339,12 +339,7 @@ fn every_shop_export_holds_every_card_in_its_copies_once_per_deck() {
             pdf_inventory(game, s, &mut problems);
         }
     }
-    assert!(
-        problems.is_empty(),
-        "{} problems:\n{}",
-        problems.len(),
-        problems.join("\n")
-    );
+    common::assert_no_problems(&problems);
 }
 
 #[test]
@@ -353,10 +348,5 @@ fn the_tabletop_simulator_export_follows_the_decks() {
     for g in GAMES {
         tts_inventory(common::game(g), &mut problems);
     }
-    assert!(
-        problems.is_empty(),
-        "{} problems:\n{}",
-        problems.len(),
-        problems.join("\n")
-    );
+    common::assert_no_problems(&problems);
 }

@@ -443,20 +443,25 @@ impl OpenWars {
             .map(|(src, _, _)| self.t.fx.names[usize::from(src.card)].clone())
     }
 
-    /// A stack's initiative in words, with the effects that change it
-    /// (`initiative 6 (5, +1 by `capital`)`).
-    pub(super) fn initiative_desc(&self, s: &State, x: &Stack) -> String {
-        let base = self.unit(x.unit).initiative;
-        let ctx = Ctx::new(self, &[When::Continuous]);
-        let parts = fx::modifiers(
-            &ctx,
+    /// The effects in force that change the initiative of `x`: (source, clause, amount).
+    fn initiative_modifiers(&self, ctx: &Ctx, s: &State, x: &Stack) -> Vec<(fx::Src<u32>, u8, i16)> {
+        fx::modifiers(
+            ctx,
             s,
             &self.sources(s),
             &s.lasting,
             When::Continuous,
             Out::Initiative,
             Some(key(x.player, x.unit, x.cell)),
-        );
+        )
+    }
+
+    /// A stack's initiative in words, with the effects that change it
+    /// (`initiative 6 (5, +1 by `capital`)`).
+    pub(super) fn initiative_desc(&self, s: &State, x: &Stack) -> String {
+        let base = self.unit(x.unit).initiative;
+        let ctx = Ctx::new(self, &[When::Continuous]);
+        let parts = self.initiative_modifiers(&ctx, s, x);
         if parts.is_empty() {
             return format!("initiative {base}");
         }
@@ -472,18 +477,10 @@ impl OpenWars {
     /// refusal about the order of a combat.
     pub(super) fn initiative_causes(&self, s: &State, x: &Stack) -> Vec<crate::rules::Cause> {
         let ctx = Ctx::new(self, &[When::Continuous]);
-        fx::modifiers(
-            &ctx,
-            s,
-            &self.sources(s),
-            &s.lasting,
-            When::Continuous,
-            Out::Initiative,
-            Some(key(x.player, x.unit, x.cell)),
-        )
-        .iter()
-        .filter_map(|(src, _, _)| self.cite(&ctx.card_id(src)))
-        .collect()
+        self.initiative_modifiers(&ctx, s, x)
+            .iter()
+            .filter_map(|(src, _, _)| self.cite(&ctx.card_id(src)))
+            .collect()
     }
 
     /// The effect called `name` (a spell, a location's feature) as the

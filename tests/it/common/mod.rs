@@ -130,6 +130,16 @@ pub fn wait_for(rx: &std::sync::mpsc::Receiver<String>, want: &str, seen: &mut V
     panic!("no line with `{want}` within 120 s; got:\n{}", seen.join("\n"));
 }
 
+/// Fails with every problem found, one a line, when there is any.
+pub fn assert_no_problems(problems: &[String]) {
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
 pub mod alloc;
 pub mod chromium;
 pub mod mutate;
