@@ -25,9 +25,16 @@ fn main() {
         "/// Every embedded file: its path from the crate root (`/`-separated) and bytes, sorted by path.\n",
     );
     out.push_str("pub static FILES: &[(&str, &[u8])] = &[\n");
+    // Paths from the crate root at compile time, not absolute ones: a
+    // checkout moved with its target folder (cargo keeps the build script's
+    // output, whose inputs have not changed) still finds its files.
     for rel in &files {
-        let abs = manifest.join(rel);
-        writeln!(out, "    ({rel:?}, include_bytes!({:?})),", abs.display().to_string()).expect("write to a string");
+        writeln!(
+            out,
+            "    ({rel:?}, include_bytes!(concat!(env!(\"CARGO_MANIFEST_DIR\"), {:?}))),",
+            format!("/{rel}")
+        )
+        .expect("write to a string");
     }
     out.push_str("];\n");
     let dest = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("builtin_files.rs");
