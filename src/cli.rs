@@ -33,8 +33,27 @@ pub struct Cli {
     #[arg(long, global = true, value_enum, default_value_t = Color::Auto)]
     pub color: Color,
 
+    /// The most memory a run may hold, in MiB: a layout that needs more stops with E019 (0: no limit).
+    #[arg(long, global = true, value_name = "MIB", default_value_t = crate::budget::DEFAULT_MEMORY_MIB)]
+    pub memory_limit: u64,
+
+    /// How long one layout (one typst document) may run, in seconds, before it stops with E019.
+    #[arg(long, global = true, value_name = "SECONDS", default_value_t = crate::budget::DEFAULT_LAYOUT_SECONDS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub layout_time_limit: u64,
+
     #[command(subcommand)]
     pub command: Command,
+}
+
+impl Cli {
+    /// The run's budget (see [`crate::budget`]).
+    pub fn limits(&self) -> crate::budget::Limits {
+        crate::budget::Limits {
+            memory: self.memory_limit.saturating_mul(1 << 20),
+            layout: std::time::Duration::from_secs(self.layout_time_limit),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -67,7 +67,7 @@ codes! {
     BadDeclaration = "E016", "bad-declaration", Error, "game.yaml declares something inconsistent (a ref to an unknown kind, an unknown size ...).";
     NotAPack = "E017", "not-a-pack", Error, "A folder in the data directory has no game.yaml.";
     RuleViolated = "E018", "rule-violated", Error, "A component breaks a cross-field rule that its kind declares in `rules:`.";
-    TemplateError = "E019", "template-error", Error, "A typst layout in `templates/` failed while building a kit (reported by `build`).";
+    TemplateError = "E019", "template-error", Error, "A typst layout in `templates/` failed while building a kit, or ran past its time or memory budget (`--layout-time-limit`, `--memory-limit`) (reported by `build`).";
     TemplateWarning = "W020", "template-warning", Warning, "typst warned while laying out a kit (reported by `build`).";
     TextTemplate = "E021", "text-template", Error, "A text that quotes values (`{{ damage }}`) fails to render in some locale: unknown value or bad syntax.";
     RuleNotCovered = "E022", "rule-not-covered", Error, "A rule id the pack declares (`rule_ids` in game.yaml) has no section in the rules reference.";
@@ -106,6 +106,7 @@ codes! {
     FormatNewer = "E086", "format-newer", Error, "A file says it is in a format newer than this pnpkit reads (`format:`): update pnpkit, or write it in a format this version knows.";
     FormatOlder = "E087", "format-older", Error, "A file is in an older format (its `format:` says so, or it uses what that format had): what changed, and how to bring it up to date (`pnpkit log --upgrade FILE` for logs).";
     DeckUnreadable = "E090", "deck-unreadable", Error, "A deck list file cannot be read at all: not text in UTF-8 or UTF-16 with a byte-order mark, binary data, a spreadsheet that does not open (reported by `deck`; exit 2, and its own verdict in a batch).";
+    MemoryLimit = "E098", "memory-limit", Error, "The run needed more memory than its limit (`--memory-limit`, 4096 MiB by default) outside any layout: an input too large to hold (a layout that does is E019).";
     DeckReading = "W091", "deck-reading", Warning, "A list could be read two ways (numbers at the start of lines as item numbers or copies, which column of a table is the count): says which reading was taken and what the other would give (reported by `deck`).";
 }
 

@@ -6,6 +6,7 @@
 //! commands in [`cmd`] orchestrate I/O. Only `main` prints and picks the exit
 //! code.
 
+pub mod budget;
 pub mod builtin;
 pub mod check;
 pub mod cli;

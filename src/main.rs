@@ -9,9 +9,10 @@ use pnpkit::cmd::{self, Progress, Status};
 use pnpkit::terminal::inert;
 
 /// mimalloc instead of the system allocator: reading a game log or a pack
-/// makes millions of small strings and maps (docs/decisions.md).
+/// makes millions of small strings and maps (docs/decisions.md); counted
+/// against the run's memory limit (`pnpkit::budget`).
 #[global_allocator]
-static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOC: pnpkit::budget::Budgeted<mimalloc::MiMalloc> = pnpkit::budget::Budgeted(mimalloc::MiMalloc);
 
 /// A progress bar on standard error, only when it is a terminal; and
 /// whether colour is on, for the lines a command prints as it goes.
@@ -35,8 +36,11 @@ impl Progress for Bar {
         }
     }
     fn message(&self, line: &str) {
+        // Made before the lock is taken: a thread the budget stops while it
+        // allocates must not hold standard output.
+        let line = format!("{}\n", inert(line, self.1));
         let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, "{}", inert(line, self.1));
+        let _ = out.write_all(line.as_bytes());
         let _ = out.flush();
     }
 }
@@ -45,6 +49,7 @@ fn main() -> ExitCode {
     let (cli, project) = cmd::parse();
     // Names in reports come from files anyone may write: printed inert.
     let color = cmd::use_color(cli.color);
+    let (limits, format) = (cli.limits(), cli.format);
     let bar = Bar(
         std::io::stderr().is_terminal().then(|| {
             let b = ProgressBar::new(0);
@@ -55,7 +60,11 @@ fn main() -> ExitCode {
         }),
         color,
     );
-    match cmd::run(&cli, project, &bar) {
+    // The command runs on a worker thread under the run's budget; this one
+    // watches, and reports a layout that runs away.
+    let done = pnpkit::budget::watch(limits, move || cmd::run(&cli, project, &bar));
+    let done = done.unwrap_or_else(|stopped| Ok(cmd::stopped(&stopped, format, color)));
+    match done {
         Ok(outcome) => {
             let mut out = std::io::stdout().lock();
             // A closed pipe (`pnpkit check | head`) is not an error worth a panic.

@@ -64,6 +64,14 @@ pub fn measure(bytes: &[u8]) -> Result<(u32, u32), Budget> {
     Ok((w, h))
 }
 
+/// The bytes a raster file takes once decoded, from its header (`None`: not
+/// a raster this reads, such as an SVG).
+pub fn decoded_bytes(bytes: &[u8]) -> Option<u64> {
+    let reader = image::ImageReader::new(Cursor::new(bytes)).with_guessed_format().ok()?;
+    reader.format()?;
+    Some(reader.into_decoder().ok()?.total_bytes())
+}
+
 /// Decodes a measured raster fully (and drops it): the file is whole and
 /// typst will draw it.
 pub fn decodes(bytes: &[u8]) -> Result<(), Budget> {

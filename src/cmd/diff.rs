@@ -7,7 +7,7 @@ use super::{Fatal, Outcome, Progress, use_color};
 use crate::check::{Report, check};
 use crate::cli::{Cli, DiffArgs, Format};
 use crate::diff::{self, Diff, Status, report};
-use crate::fsx::write_atomic;
+use crate::fsx::txn::FileTxn;
 use crate::pack::git::GitLimits;
 use crate::pack::revision::{self, Version};
 use crate::pack::yaml::Limits;
@@ -162,28 +162,43 @@ fn reprint(
         .collect()))
 }
 
-/// Writes every file under `out`, after removing the PDFs an earlier
-/// reprint of the same games left there; returns the paths written.
+/// Writes every file under `out` and removes the PDFs an earlier reprint of
+/// the same games left there, all in one file transaction: a run that fails
+/// or is killed leaves the changelogs and reprint packs entirely old or
+/// entirely new (the next run of any command finishes or removes what it
+/// staged). Returns the paths written.
 fn write(out: &Path, d: &Diff, files: Vec<(PathBuf, Vec<u8>)>) -> Result<Vec<PathBuf>, Fatal> {
+    let failed = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| Fatal::Write { path, source }
+    };
+    let mut stale = Vec::new();
     for g in &d.games {
         let dir = out.join(&g.id).join("diff").join("reprint");
         for l in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
             for f in std::fs::read_dir(l.path()).into_iter().flatten().flatten() {
                 let p = f.path();
                 if p.extension().is_some_and(|e| e == "pdf") && !files.iter().any(|(q, _)| out.join(q) == p) {
-                    let _ = std::fs::remove_file(&p);
+                    stale.push(p);
                 }
             }
         }
     }
+    // Nothing changed: nothing is written, not even the output folder.
+    if files.is_empty() && stale.is_empty() {
+        return Ok(Vec::new());
+    }
+    std::fs::create_dir_all(out).map_err(failed(out))?;
+    let mut txn = FileTxn::begin(out).map_err(failed(out))?;
+    for p in stale {
+        txn.remove(&p).map_err(failed(&p))?;
+    }
     let mut written = Vec::new();
     for (rel, bytes) in files {
         let path = out.join(rel);
-        write_atomic(&path, &bytes).map_err(|source| Fatal::Write {
-            path: path.clone(),
-            source,
-        })?;
+        txn.put(&path, &bytes).map_err(failed(&path))?;
         written.push(path);
     }
+    txn.commit().map_err(failed(out))?;
     Ok(written)
 }

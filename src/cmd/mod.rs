@@ -166,6 +166,24 @@ pub fn parse() -> (Cli, Result<Option<crate::project::Project>, crate::project::
     (cli, found)
 }
 
+/// The report of a run its budget stopped ([`crate::budget::watch`]): one
+/// located diagnostic, exit 1.
+pub fn stopped(e: &crate::budget::Exceeded, format: crate::cli::Format, color: bool) -> Outcome {
+    let mut sources = crate::diag::SourceMap::default();
+    let d = crate::render::runaway::over_budget(e, &mut sources);
+    let stdout = match format {
+        crate::cli::Format::Human => crate::diag::render_human(std::slice::from_ref(&d), &sources, color),
+        crate::cli::Format::Json => {
+            let all = serde_json::json!({ "diagnostics": [crate::diag::to_json(&d, &sources)] });
+            format!("{}\n", serde_json::to_string_pretty(&all).unwrap_or_default())
+        }
+    };
+    Outcome {
+        stdout,
+        status: Status::Problems,
+    }
+}
+
 /// Runs the command the CLI names, in the project `found` (if any).
 pub fn run(
     cli: &Cli,
@@ -186,6 +204,14 @@ pub fn run(
     if let Some(data) = cx.catalog.data().filter(|d| d.is_dir()) {
         crate::fsx::txn::recover_tree(data).map_err(|source| Fatal::Write {
             path: data.to_path_buf(),
+            source,
+        })?;
+    }
+    // And what a killed `build`, `export`, `diff` or `deck --batch` staged in
+    // the project's output folder.
+    if let Some(out) = cx.out(&None).ok().filter(|o| o.is_dir()) {
+        crate::fsx::txn::recover_output(&out).map_err(|source| Fatal::Write {
+            path: out.clone(),
             source,
         })?;
     }

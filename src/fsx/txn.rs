@@ -134,6 +134,14 @@ fn is_legacy_temp_file(name: &str) -> bool {
         .is_some_and(|(_, pid)| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// [`recover_tree`] for an output folder, where every file is pnpkit's:
+/// also the temporary files older versions left. Every command runs it on
+/// the project's output folder, so a killed `build`, `export`, `diff` or
+/// `deck --batch` leaves nothing behind once pnpkit runs again.
+pub fn recover_output(out: &Path) -> io::Result<usize> {
+    recover_tree_in(out, true)
+}
+
 /// [`recover`] in `root` and every folder below it (skipping staging folders).
 pub fn recover_tree(root: &Path) -> io::Result<usize> {
     recover_tree_in(root, false)

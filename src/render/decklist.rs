@@ -5,7 +5,6 @@
 
 use serde_json::{Value, json};
 use typst::foundations::Smart;
-use typst_layout::PagedDocument;
 
 use super::world::{DocWorld, Shared};
 use crate::deck::DeckReport;
@@ -140,12 +139,14 @@ pub fn sheet(shared: &Shared, game: &Game, report: &DeckReport) -> Result<Vec<u8
     );
     let bytes = serde_json::to_vec(&data(game, report)).unwrap_or_default();
     let world = DocWorld::new(shared, main, bytes);
-    let doc = typst::compile::<PagedDocument>(&world).output.map_err(|errs| {
-        errs.iter()
-            .map(|e| e.message.to_string())
-            .collect::<Vec<_>>()
-            .join("; ")
-    })?;
+    let doc = super::typeset(&world, format!("the deck sheet of {}", report.hash))
+        .output
+        .map_err(|errs| {
+            errs.iter()
+                .map(|e| e.message.to_string())
+                .collect::<Vec<_>>()
+                .join("; ")
+        })?;
     let options = typst_pdf::PdfOptions {
         ident: Smart::Custom(format!("pnpkit/decklist/{}", report.hash)),
         creator: Smart::Custom(Some(format!("pnpkit {}", env!("CARGO_PKG_VERSION")))),

@@ -13,6 +13,7 @@ mod overlap;
 pub mod pipeline;
 pub mod preflight;
 pub mod reprint;
+pub mod runaway;
 mod sheets;
 pub mod world;
 
@@ -422,8 +423,10 @@ pub struct PiecesPlan {
     pub merged: DocPlan,
     /// Each design's position among all designs.
     index: std::collections::HashMap<String, usize>,
-    /// Designs per chunk ([`chunk_size`]).
-    size: usize,
+    /// The position of each chunk's first design ([`chunk_starts`]).
+    starts: Vec<usize>,
+    /// The raster art each chunk lays out, in bytes once decoded.
+    pub art: Vec<u64>,
     /// The rules reference of this game and locale, made once for every paper.
     rules: std::sync::OnceLock<Value>,
 }
@@ -441,6 +444,69 @@ pub fn chunk_size(total: usize) -> usize {
     total.div_ceil(chunks).max(1)
 }
 
+/// The most raster art, in bytes once decoded, one chunk document lays
+/// out: typst holds every image of a document decoded while it lays it out,
+/// so a pack of many large pictures is split into more chunks, and each
+/// chunk's images are let go once it is done (`pipeline`). Writing the PDF
+/// holds each image about twice more (re-encoded): 256 MiB, one picture at
+/// the largest size art may have, keeps a chunk under about 700 MB.
+pub const ART_PER_CHUNK: u64 = 256 << 20;
+
+/// Where each chunk starts, for designs showing the raster art `arts`
+/// (virtual path and decoded bytes, per design): [`chunk_size`] designs a
+/// chunk, and a new chunk wherever the distinct art of the current one would
+/// pass [`ART_PER_CHUNK`]. Fixed by the data alone, as the output must be.
+pub fn chunk_starts(arts: &[Vec<(String, u64)>]) -> (Vec<usize>, Vec<u64>) {
+    let size = chunk_size(arts.len());
+    let (mut starts, mut weights) = (Vec::new(), Vec::new());
+    let mut seen: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
+    let mut weight = 0u64;
+    for (i, art) in arts.iter().enumerate() {
+        let added = |seen: &std::collections::BTreeSet<&str>| -> u64 {
+            let mut new: Vec<&(String, u64)> = art.iter().filter(|(p, _)| !seen.contains(p.as_str())).collect();
+            new.dedup_by(|a, b| a.0 == b.0);
+            new.iter().map(|(_, b)| b).sum()
+        };
+        let in_chunk = i - starts.last().copied().unwrap_or(0);
+        if starts.is_empty() || in_chunk == size || weight + added(&seen) > ART_PER_CHUNK && in_chunk > 0 {
+            if !starts.is_empty() {
+                weights.push(weight);
+            }
+            starts.push(i);
+            seen.clear();
+            weight = 0;
+        }
+        weight += added(&seen);
+        seen.extend(art.iter().map(|(p, _)| p.as_str()));
+    }
+    weights.push(weight);
+    (starts, weights)
+}
+
+/// The raster art a component shows: every string field naming one of the
+/// pack's raster files, with its size once decoded (from the file's header).
+fn raster_art(c: &crate::model::Component, sizes: &std::collections::HashMap<&str, u64>) -> Vec<(String, u64)> {
+    fn walk(v: &crate::model::FieldValue, sizes: &std::collections::HashMap<&str, u64>, out: &mut Vec<(String, u64)>) {
+        use crate::model::FieldValue;
+        match v {
+            FieldValue::Str(path) => {
+                let virt = crate::check::assets::art_path(path);
+                if let Some(&bytes) = sizes.get(virt.as_str()) {
+                    out.push((virt, bytes));
+                }
+            }
+            FieldValue::List(items) => items.iter().for_each(|i| walk(i, sizes, out)),
+            FieldValue::Record(r) => r.values().for_each(|i| walk(i, sizes, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    c.fields.values().for_each(|v| walk(v, sizes, &mut out));
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// The virtual path of a chunk document inside the documents that place it.
 pub fn chunk_path(chunk: usize) -> String {
     format!("/pieces-{}.pdf", chunk + 1)
@@ -455,7 +521,10 @@ impl PiecesPlan {
     pub fn locate(&self, kind: &str, id: &str, face: &str, variant: Option<&str>) -> (usize, usize) {
         self.index
             .get(&piece_key(kind, id, face, variant))
-            .map_or((0, 1), |n| (n / self.size, n % self.size + 1))
+            .map_or((0, 1), |&n| {
+                let chunk = self.starts.partition_point(|&s| s <= n).saturating_sub(1);
+                (chunk, n - self.starts.get(chunk).copied().unwrap_or(0) + 1)
+            })
     }
 }
 
@@ -511,6 +580,12 @@ fn variants<'a>(game: &'a Game, kind: &'a Kind) -> Vec<Option<&'a str>> {
 pub fn plan_pieces(game: &Game, locale: &str, opts: &KitOptions, template: &str) -> PiecesPlan {
     let bleed = opts.settings.bleed;
     let mut pieces = Vec::new();
+    let mut arts: Vec<Vec<(String, u64)>> = Vec::new();
+    let sizes: std::collections::HashMap<&str, u64> = game
+        .assets
+        .iter()
+        .filter_map(|(p, b)| Some((p.as_str(), crate::check::art::decoded_bytes(b)?)))
+        .collect();
     let mut index = std::collections::HashMap::new();
     for kind in game.kinds.values().filter(|k| k.shape != Shape::None) {
         let Some(size) = kind.size.as_ref().and_then(|s| game.sizes.get(s)) else {
@@ -539,6 +614,7 @@ pub fn plan_pieces(game: &Game, locale: &str, opts: &KitOptions, template: &str)
                 for variant in &vars {
                     let n = pieces.len();
                     index.insert(piece_key(&kind.id, &c.id, face, *variant), n);
+                    arts.push(raster_art(c, &sizes));
                     pieces.push(json!({
                         "kind": kind.id,
                         "id": c.id,
@@ -555,14 +631,18 @@ pub fn plan_pieces(game: &Game, locale: &str, opts: &KitOptions, template: &str)
             }
         }
     }
-    let size = chunk_size(pieces.len());
+    let (starts, art) = chunk_starts(&arts);
+    let chunk_of = |n: usize| starts.partition_point(|&s| s <= n).saturating_sub(1);
     let view = game_view(game, locale, opts.proof);
     let dir = PathBuf::from(&game.id).join(locale);
     let main = format!(
         "#import \"/templates/shared/kit.typ\": render-pieces\n#import \"{template}\" as game\n#render-pieces(json(\"/data.json\"), game)\n"
     );
-    let chunks: Vec<DocPlan> = pieces
-        .chunks(size)
+    let ends: Vec<usize> = starts.iter().skip(1).copied().chain([pieces.len()]).collect();
+    let chunks: Vec<DocPlan> = starts
+        .iter()
+        .zip(&ends)
+        .map(|(&a, &b)| &pieces[a..b])
         .enumerate()
         .map(|(i, chunk)| DocPlan {
             game: game.id.clone(),
@@ -592,8 +672,8 @@ pub fn plan_pieces(game: &Game, locale: &str, opts: &KitOptions, template: &str)
         .enumerate()
         .map(|(n, p)| {
             json!({
-                "file": chunk_path(n / size),
-                "page": n % size + 1,
+                "file": chunk_path(chunk_of(n)),
+                "page": n - starts[chunk_of(n)] + 1,
                 "w": p["w"], "h": p["h"], "bleed": p["bleed"],
             })
         })
@@ -618,7 +698,8 @@ pub fn plan_pieces(game: &Game, locale: &str, opts: &KitOptions, template: &str)
         chunks,
         merged,
         index,
-        size,
+        starts,
+        art,
         rules: std::sync::OnceLock::new(),
     }
 }
@@ -749,7 +830,7 @@ pub fn compile(
     for (path, bytes) in files {
         world.add_file(path, bytes.clone());
     }
-    let warned = typst::compile::<PagedDocument>(&world);
+    let warned = typeset(&world, describe(plan));
     // A font family that is not in `fonts/` is an error: typst would fall back silently.
     let (unknown_fonts, others): (Vec<_>, Vec<_>) = warned
         .warnings
@@ -842,7 +923,7 @@ fn culprit(shared: &Shared, plan: &DocPlan) -> Option<String> {
         for (path, bytes) in plan.assets.iter() {
             world.add_file(path, typst::foundations::Bytes::new(AssetBytes(bytes.clone())));
         }
-        if typst::compile::<PagedDocument>(&world).output.is_err() {
+        if typeset(&world, describe(plan)).output.is_err() {
             let (kind, id) = (piece["kind"].as_str()?, piece["id"].as_str()?);
             let name = plan.data["game"]["components"][kind][id]["name"].as_str().unwrap_or(id);
             return Some(format!(
@@ -856,6 +937,9 @@ fn culprit(shared: &Shared, plan: &DocPlan) -> Option<String> {
 
 /// Writes a compiled document as PDF bytes with fixed metadata.
 pub fn pdf(shared: &Shared, plan: &DocPlan, doc: &PagedDocument) -> Result<Vec<u8>, String> {
+    // Writing holds the document's images once more (re-encoded): part of
+    // the document's budget, with no template line to point at.
+    let _running = crate::budget::enter(describe(plan), std::sync::Arc::new(|_| None));
     let dt = shared.now();
     let options = typst_pdf::PdfOptions {
         ident: Smart::Custom(format!("pnpkit/{}", plan.out.display())),
@@ -871,6 +955,25 @@ pub fn pdf(shared: &Shared, plan: &DocPlan, doc: &PagedDocument) -> Result<Vec<u
     })
 }
 
+/// Runs typst on a document, registered with the run's budget while it
+/// runs ([`crate::budget`]): a runaway layout is stopped and reported as
+/// `what`.
+pub fn typeset(world: &DocWorld, what: String) -> typst::diag::Warned<typst::diag::SourceResult<PagedDocument>> {
+    let _running = crate::budget::enter(what, world.locator());
+    typst::compile::<PagedDocument>(world)
+}
+
+/// A document as reports name it: `unmatched/en/unmatched-cards-a4.pdf (cards en, a4)`.
+fn describe(plan: &DocPlan) -> String {
+    format!(
+        "{} ({} {}{})",
+        plan.out.display(),
+        plan.part.name(),
+        plan.locale,
+        plan.paper.map(|p| format!(", {}", p.name)).unwrap_or_default()
+    )
+}
+
 fn typst_diagnostic(
     world: &DocWorld,
     d: &SourceDiagnostic,
@@ -878,13 +981,7 @@ fn typst_diagnostic(
     sources: &mut SourceMap,
     code: Code,
 ) -> Diagnostic {
-    let what = format!(
-        "{} ({} {}{})",
-        plan.out.display(),
-        plan.part.name(),
-        plan.locale,
-        plan.paper.map(|p| format!(", {}", p.name)).unwrap_or_default()
-    );
+    let what = describe(plan);
     let mut diag =
         Diagnostic::new(code, format!("{}: {}", code_title(code), d.message)).note(format!("while building {what}"));
     if let (Some(id), Some(range)) = (d.span.id(), world.range(d.span)) {
@@ -923,7 +1020,25 @@ fn code_title(code: Code) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use super::{CHUNK, chunk_size};
+    use super::{CHUNK, chunk_size, chunk_starts};
+
+    #[test]
+    fn large_pictures_split_chunks_and_each_counts_once_per_chunk() {
+        let big = |p: String| vec![(p, 250u64 << 20)];
+        // Eight designs with a picture of 100 MiB each: two a chunk.
+        let arts: Vec<_> = (0..8)
+            .map(|i| vec![(format!("/pack/art/{i}.png"), 100u64 << 20)])
+            .collect();
+        let (starts, weights) = chunk_starts(&arts);
+        assert_eq!(starts, [0, 2, 4, 6]);
+        assert_eq!(weights, [200 << 20; 4]);
+        // One picture on every design is decoded once a chunk.
+        let same: Vec<_> = (0..8).map(|_| big("/pack/art/same.png".into())).collect();
+        assert_eq!(chunk_starts(&same), (vec![0, 4], vec![250 << 20; 2]));
+        // Without raster art, chunks are as many designs as before.
+        let none = vec![Vec::new(); 130];
+        assert_eq!(chunk_starts(&none), (vec![0, 65], vec![0, 0]));
+    }
 
     #[test]
     fn designs_split_into_an_even_number_of_chunks_of_at_most_chunk_pages() {

@@ -320,17 +320,22 @@ pub fn build_with(
         let started = Instant::now();
         // Stage 1: the group's chunks of designs, in parallel.
         let t = Instant::now();
-        let chunks: Vec<_> = group
+        let jobs: Vec<_> = group
             .pieces
             .chunks
-            .par_iter()
+            .iter()
             .zip(&group.svg)
-            .map(|(plan, svg)| {
-                let r = builder.build(plan, &[], svg);
-                progress.advance();
-                r
-            })
+            .zip(&group.pieces.art)
             .collect();
+        let chunks = one_by_one(&jobs, |&((plan, svg), &art)| {
+            let r = builder.build(plan, &[], svg);
+            // What the chunk decoded is let go (render::ART_PER_CHUNK).
+            if art > 0 {
+                comemo::evict(0);
+            }
+            progress.advance();
+            r
+        });
         stats.stage("designs", t.elapsed().as_secs_f64());
         let mut files: Vec<(String, Bytes)> = Vec::new();
         let mut failed = false;
@@ -444,6 +449,45 @@ pub fn build_with(
         pictures,
         stats,
     }
+}
+
+/// `f` over `items` on as many threads as rayon has, each item begun only
+/// when a thread is free; results in the order of `items`.
+///
+/// Not `par_iter`: typst runs rayon inside every document, and a rayon
+/// thread waiting inside one document takes up the next item of an outer
+/// `par_iter`, and the next: every chunk of designs would be laid out at
+/// once, each holding its decoded pictures (eight pictures of 250 MB held
+/// 1.9 GB where two at a time hold 0.5 GB).
+fn one_by_one<I: Sync, T: Send>(items: &[I], f: impl Fn(&I) -> T + Sync) -> Vec<T> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let threads = rayon::current_num_threads().clamp(1, items.len().max(1));
+    let mut done: Vec<(usize, T)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                std::thread::Builder::new()
+                    // Typst recurses deeply: a main thread's stack, and more.
+                    .stack_size(64 << 20)
+                    .spawn_scoped(scope, || {
+                        let mut out = Vec::new();
+                        loop {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(item) = items.get(i) else { break };
+                            out.push((i, f(item)));
+                        }
+                        out
+                    })
+                    .expect("start a layout thread")
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, t)| t).collect()
 }
 
 /// Compiles one document to PDF, with its warnings and timings (also used by `watch`).

@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use typst::diag::{FileError, FileResult, PackageError};
 use typst::foundations::{Bytes, Datetime, Duration};
@@ -152,7 +152,8 @@ pub struct DocWorld<'a> {
     main_source: Source,
     data: Bytes,
     cache: Mutex<HashMap<FileId, FileResult<Bytes>>>,
-    sources: Mutex<HashMap<FileId, Source>>,
+    /// Shared with the run's budget, which finds the line a runaway layout runs.
+    sources: Arc<Mutex<HashMap<FileId, Source>>>,
     /// Files made in memory by pnpkit (the pieces document), by virtual path.
     extra: HashMap<FileId, Bytes>,
     /// The in-memory files typst asked for (the build cache's dependencies).
@@ -182,7 +183,7 @@ impl<'a> DocWorld<'a> {
             main_source: Source::new(main, main_text),
             data: Bytes::new(data),
             cache: Mutex::new(HashMap::new()),
-            sources: Mutex::new(HashMap::new()),
+            sources: Arc::new(Mutex::new(HashMap::new())),
             extra: HashMap::new(),
             used: Mutex::new(std::collections::HashSet::new()),
         }
@@ -221,6 +222,28 @@ impl<'a> DocWorld<'a> {
                 format!("pnpkit does not read `{}`: {r}", self.path_of(id).display()).into(),
             ))),
         }
+    }
+
+    /// Finds a span of this document's templates for the run's budget
+    /// ([`crate::budget::enter`]): the file as the project names it, its text
+    /// and the range; whether the file is built in or the project's.
+    pub fn locator(&self) -> Arc<crate::budget::Locate> {
+        let sources = self.sources.clone();
+        let project = self.shared.root.clone();
+        Arc::new(move |raw| {
+            let span = typst::syntax::Span::from_raw(raw);
+            let id = span.id()?;
+            let source = sources.lock().ok()?.get(&id)?.clone();
+            let range = source.find(span)?.range();
+            let rel = id.vpath().get_without_slash().to_string();
+            let built_in = project.as_ref().is_none_or(|root| !root.join(&rel).is_file());
+            Some(crate::budget::Place {
+                path: PathBuf::from(rel),
+                text: source.text().into(),
+                range,
+                built_in,
+            })
+        })
     }
 
     /// The typst sources this document has loaded so far, ordered by path.

@@ -201,6 +201,16 @@ fn reliability_page_states_the_bounds_of_the_code() {
             "text::guard::MAX_RENDER_TIME",
         ),
         (
+            "memory a run may hold (`--memory-limit`, MiB; a layout over it is E019, anything else E098)",
+            bytes(pnpkit::budget::DEFAULT_MEMORY_MIB << 20),
+            "budget::DEFAULT_MEMORY_MIB",
+        ),
+        (
+            "time one layout (one typst document) may run (`--layout-time-limit`), then E019 at the line it runs",
+            format!("{} s", pnpkit::budget::DEFAULT_LAYOUT_SECONDS),
+            "budget::DEFAULT_LAYOUT_SECONDS",
+        ),
+        (
             "word length compared for \"did you mean\"",
             format!("{} characters", pnpkit::diag::MAX_SUGGEST_CHARS),
             "diag::MAX_SUGGEST_CHARS",

@@ -530,3 +530,23 @@ fn a_killed_i18n_import_leaves_the_data_old_or_new_and_no_scratch() {
     }
     eprintln!("data after each kill: {ages:?}");
 }
+
+#[test]
+fn what_a_killed_writer_left_in_the_output_is_removed_by_any_command() {
+    let dir = project();
+    build(dir.path());
+    let out = dir.path().join("output");
+    // What a killed `export` or `diff` leaves: a staging folder whose lock
+    // nobody holds, a half-written temporary file of a process long gone,
+    // one level down as exports stage them.
+    let staged = out.join("demo/shop/.pnpkit-stage-999999-0");
+    std::fs::create_dir_all(&staged).unwrap();
+    std::fs::write(staged.join("lock"), "").unwrap();
+    std::fs::write(staged.join("001-card.png"), "half").unwrap();
+    std::fs::write(out.join("demo/.pnpkit-tmp-999999999-demo-cards-a4.pdf"), "half").unwrap();
+    assert_eq!(leftovers(&out).len(), 2);
+    // `check` writes nothing to the output, yet clears it.
+    let o = common::pnpkit_in(dir.path(), &["check"]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::out(&o));
+    assert_eq!(leftovers(&out), Vec::<PathBuf>::new());
+}

@@ -73,6 +73,8 @@ fn every_code_has_a_fixture_that_reports_it() {
             // packs have had one format so far.
             "effect-unexercised",
             "format-older",
+            // `memory-limit` stops any command over `--memory-limit` (tests/it/budget.rs).
+            "memory-limit",
         ]
         .iter()
         .any(|p| c.name().starts_with(p))

@@ -10,6 +10,7 @@ mod common;
 mod assembly;
 mod atomic;
 mod batch;
+mod budget;
 mod cache;
 mod check;
 mod cli;
