@@ -35,6 +35,13 @@ pub fn inert(text: &str, color: bool) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// The first character of a name (a player, a deck) that has no place in
+/// one: a control character, a line break included (a tab is only space).
+/// Names with one are refused where they are read, with their location.
+pub fn control_in_name(name: &str) -> Option<char> {
+    name.chars().find(|&c| c == '\n' || c == '\r' || needs_escape(c))
+}
+
 /// Control characters (C0 but newline and tab, DEL, C1) and the Unicode
 /// controls that reorder or hide text.
 fn needs_escape(c: char) -> bool {

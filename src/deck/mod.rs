@@ -328,6 +328,8 @@ pub enum Problem {
     },
     /// A header key given twice with different values.
     HeaderTwice { span: Span, key: String, first: Span },
+    /// A header value (the player, the deck's name) holding a control character.
+    HeaderControl { span: Span, key: String, found: char },
     /// A problem of the YAML form, already worded.
     Yaml(Box<crate::diag::Diagnostic>),
     /// The list names no card.
@@ -346,7 +348,8 @@ impl Problem {
             | Problem::NoCount { span, .. }
             | Problem::Unreadable { span, .. }
             | Problem::UnknownKey { span, .. }
-            | Problem::HeaderTwice { span, .. } => span.line,
+            | Problem::HeaderTwice { span, .. }
+            | Problem::HeaderControl { span, .. } => span.line,
             Problem::Yaml(d) => d.span.map_or(u32::MAX - 1, |s| s.line),
             Problem::Empty | Problem::More { .. } => u32::MAX,
         }

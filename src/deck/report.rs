@@ -406,6 +406,13 @@ pub fn problem_diagnostics(
                 let (m, label) = lang.header_twice(key);
                 Diagnostic::new(Code::DeckFormat, m).at(*span).related(*first, label)
             }
+            Problem::HeaderControl { span, key, found } => {
+                let (m, label, expected) = lang.header_control(key, *found);
+                Diagnostic::new(Code::DeckFormat, m)
+                    .at(*span)
+                    .label(label)
+                    .expected(expected)
+            }
             Problem::Yaml(d) => (**d).clone(),
             Problem::Empty => {
                 let (m, expected) = lang.empty(noun);

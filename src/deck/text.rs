@@ -525,6 +525,13 @@ impl<'g> Reader<'_, 'g> {
             *self.deck.votes.entry(l.clone()).or_default() += 1;
         }
         let value = value.trim().trim_matches(|c| c == '"' || c == '\'').trim().to_string();
+        if let Some(found) = crate::terminal::control_in_name(&value) {
+            self.problem(Problem::HeaderControl {
+                span,
+                key: written.to_string(),
+                found,
+            });
+        }
         match self.deck.header.get(&key.id) {
             Some((old, first)) if normalize(old) != normalize(&value) => {
                 let first = *first;

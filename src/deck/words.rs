@@ -550,6 +550,23 @@ impl Lang {
         }
     }
 
+    pub fn header_control(self, key: &str, found: char) -> (String, &'static str, &'static str) {
+        let found = found.escape_unicode();
+        if self.es() {
+            (
+                format!("`{key}` contiene un carácter de control ({found})"),
+                "este valor",
+                "un texto de caracteres imprimibles en una sola línea",
+            )
+        } else {
+            (
+                format!("`{key}` holds a control character ({found})"),
+                "this value",
+                "text of printable characters on one line",
+            )
+        }
+    }
+
     pub fn header_twice(self, key: &str) -> (String, &'static str) {
         if self.es() {
             (

@@ -115,6 +115,13 @@ fn read_node(
                 if let Some(l) = h.locale {
                     *deck.votes.entry(l).or_default() += 1;
                 }
+                if let Some(found) = crate::terminal::control_in_name(&value) {
+                    problems.push(Problem::HeaderControl {
+                        span: v.span,
+                        key: key.to_string(),
+                        found,
+                    });
+                }
                 if h.id == "name" {
                     deck.title = Some(value.clone());
                 }
@@ -164,7 +171,8 @@ fn relocate(p: &mut Problem, at: crate::diag::Span) {
         | Problem::Ambiguous { span, .. }
         | Problem::NoCount { span, .. }
         | Problem::Unreadable { span, .. }
-        | Problem::UnknownKey { span, .. } => *span = at,
+        | Problem::UnknownKey { span, .. }
+        | Problem::HeaderControl { span, .. } => *span = at,
         Problem::HeaderTwice { span, first, .. } => {
             *span = at;
             *first = at;

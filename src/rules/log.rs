@@ -247,6 +247,17 @@ fn read_players(node: &Node, diags: &mut Vec<Diagnostic>) -> Vec<Player> {
         let Some(name) = read_str(name_node, "a player's `name`", diags) else {
             continue;
         };
+        if let Some(c) = crate::terminal::control_in_name(name) {
+            diags.push(
+                Diagnostic::new(
+                    Code::LogFormat,
+                    format!("a player's name holds a control character ({})", c.escape_unicode()),
+                )
+                .at(name_node.span)
+                .label("this name")
+                .expected("a name of printable characters on one line"),
+            );
+        }
         if let Some(prev) = out.iter().find(|q| q.name == name) {
             diags.push(
                 Diagnostic::new(Code::LogFormat, format!("two players are called `{name}`"))

@@ -384,8 +384,8 @@ fn project_settings_are_the_defaults_of_the_options() {
 #[test]
 fn names_from_a_log_reach_the_terminal_inert() {
     // A player's name set the window title and cleared the screen: names
-    // from logs and lists were printed as written. Every control character
-    // is now shown as its escape.
+    // from logs and lists were printed as written. Such a name is now
+    // refused at its line, and nothing of it reaches the terminal raw.
     let dir = tempfile::tempdir().unwrap();
     let evil = r#""\e]0;pwned\a\e[2J\e[31mEvil\u202Egpj""#;
     let log = std::fs::read_to_string(crate::common::root().join("data/unmatched/logs/sample-duel.yaml"))
@@ -395,8 +395,11 @@ fn names_from_a_log_reach_the_terminal_inert() {
     std::fs::write(dir.path().join("duel.yaml"), log).unwrap();
     let o = crate::common::pnpkit_in(dir.path(), &["log", "duel.yaml"]);
     let text = crate::common::out(&o);
-    assert_eq!(o.status.code(), Some(0), "{text}");
-    assert!(text.contains(r"\u{1b}]0;pwned\u{7}\u{1b}[2J"), "{text}");
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains(r"a player's name holds a control character (\u{1b})"),
+        "{text}"
+    );
     assert!(
         !text.contains(['\u{1b}', '\u{7}', '\u{202e}']),
         "a control character reached the terminal: {text:?}"

@@ -1060,3 +1060,35 @@ fn measure_long_logs() {
         println!("{}", measured_row(dir.path(), &what, &["--data", data, "log", &file]));
     }
 }
+
+#[test]
+fn names_with_control_characters_are_refused_where_they_are_written() {
+    let dir = tempfile::tempdir().unwrap();
+    // A text list with the raw character is no text list at all (E090, exit
+    // 2, tests/it/pasted.rs); in a YAML list an escape in quotes makes one,
+    // and the player would set the terminal's title.
+    let list = std::fs::read_to_string(root().join("tests/fixtures/decks/batch/eva.yaml")).unwrap();
+    let list = list.replacen("player: Eva", "player: \"Eva\\e]0;pwned\\a\"", 1);
+    assert!(list.contains("\\e]0"), "the fixture's player line changed");
+    std::fs::write(dir.path().join("list.yaml"), &list).unwrap();
+    let o = common::pnpkit_in(dir.path(), &["deck", "unmatched", "list.yaml", "--color", "never"]);
+    let text = common::out(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(text.contains("`player` holds a control character (\\u{1b})"), "{text}");
+    assert!(text.contains("list.yaml:1:"), "not located at the player line: {text}");
+    assert!(!text.contains('\u{1b}'), "the escape reached the terminal: {text:?}");
+    // A game log whose player's name holds one.
+    let log = std::fs::read_to_string(root().join("data/unmatched/logs/sample-duel.yaml")).unwrap();
+    let log = log.replacen("  - name: Ana ", "  - name: \"Ana\\e[2J\" ", 1);
+    assert!(log.contains("\\e[2J"), "the sample log's first player changed");
+    std::fs::write(dir.path().join("duel.yaml"), &log).unwrap();
+    let o = common::pnpkit_in(dir.path(), &["log", "duel.yaml", "--color", "never"]);
+    let text = common::out(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("a player's name holds a control character (\\u{1b})"),
+        "{text}"
+    );
+    assert!(text.contains("duel.yaml:10:"), "not located at the name: {text}");
+    assert!(!text.contains('\u{1b}'), "the escape reached the terminal: {text:?}");
+}
