@@ -554,3 +554,92 @@ fn mutated_po_files_import_or_are_reported() {
         budget.check("po", &input, work);
     }
 }
+
+/// Small PNGs of every colour type and bit depth, made here.
+fn png_seeds() -> Vec<Vec<u8>> {
+    use image::{DynamicImage, ImageFormat};
+    let images = [
+        DynamicImage::new_luma8(7, 5),
+        DynamicImage::new_luma_a8(4, 9),
+        DynamicImage::new_rgb8(16, 16),
+        DynamicImage::new_rgba8(3, 3),
+        DynamicImage::new_rgb16(5, 4),
+        DynamicImage::new_rgba16(8, 2),
+    ];
+    images
+        .iter()
+        .map(|img| {
+            let mut out = std::io::Cursor::new(Vec::new());
+            img.write_to(&mut out, ImageFormat::Png).unwrap();
+            out.into_inner()
+        })
+        .collect()
+}
+
+#[test]
+fn mutated_art_and_icons_are_measured_or_refused() {
+    use base64::Engine;
+    use pnpkit::check::art;
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let pngs = png_seeds();
+    // Every shipped icon, the scaffold's art, and SVGs embedding the PNGs
+    // and an SVG as `data:` URLs: the shapes art arrives in.
+    let mut svgs: Vec<Vec<u8>> = files_with(&root().join("data"), &["svg"])
+        .iter()
+        .chain(&files_with(&root().join("templates"), &["svg"]))
+        .map(|p| std::fs::read(p).unwrap())
+        .collect();
+    for png in &pngs {
+        let b64 = base64::engine::general_purpose::STANDARD.encode(png);
+        svgs.push(
+            format!(
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\">\
+                 <image width=\"10\" height=\"10\" href=\"data:image/png;base64,{b64}\"/></svg>"
+            )
+            .into_bytes(),
+        );
+    }
+    svgs.push(
+        b"<svg xmlns=\"http://www.w3.org/2000/svg\"><image href=\"data:image/svg+xml;base64,\
+          PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=\"/></svg>"
+            .to_vec(),
+    );
+    assert!(svgs.len() > 20, "too few SVG seeds: {}", svgs.len());
+    let mut rng = fastrand::Rng::with_seed(SEED + 6);
+    let budget = Budget {
+        calls_per_byte: 400,
+        bytes_per_byte: 20_000,
+        fixed_calls: 200_000,
+        // One raster at the decoded limit, and its decoder's buffers.
+        fixed_bytes: art::MAX_DECODED_BYTES + (64 << 20),
+    };
+    for i in 0..1500 {
+        let (input, is_svg) = if i % 3 == 0 {
+            (
+                mutate(
+                    &mut rng,
+                    &pngs[i % pngs.len()],
+                    &["IHDR", "IDAT", "IEND", "PLTE", "tRNS", "\u{ff}\u{ff}"],
+                ),
+                false,
+            )
+        } else {
+            (
+                mutate(&mut rng, &svgs[i % svgs.len()], crate::common::mutate::SVG_TOKENS),
+                true,
+            )
+        };
+        let ((), work) = crate::common::alloc::measure_all(|| {
+            no_panic("art", &input, || {
+                if is_svg {
+                    if let Err(why) = art::svg(&input) {
+                        assert!(!why.is_empty(), "art: a refusal without a reason");
+                    }
+                } else if art::measure(&input).is_ok() {
+                    let _ = art::decodes(&input);
+                }
+            })
+        });
+        budget.check("art", &input, work);
+    }
+}

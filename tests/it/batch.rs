@@ -128,3 +128,91 @@ fn a_batch_accounts_for_every_file_and_writes_nothing_a_spreadsheet_or_terminal_
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
+
+/// Names organisers meet in a folder players filled, hostile ones included.
+const NAMES: &[&str] = &[
+    "ana.txt",
+    "bruno.tsv",
+    "carla.csv",
+    "eva.yaml",
+    "=HYPERLINK(1).txt",
+    "+cmd.txt",
+    "-2+3.md",
+    "c\u{1b}]0;owned\u{7}.txt",
+    "photo.txt",
+    "notes",
+    ".hidden.txt",
+];
+
+/// The mutation smoke test of batch folders (the `deck_batch` fuzz target
+/// goes deeper): folders of mutated fixture lists under hostile names, from
+/// a fixed seed. Every run ends with a verdict (exit 0, 1 or 2, never a
+/// crash), accounts for every file, prints no escape and writes no cell a
+/// spreadsheet evaluates.
+#[test]
+fn mutated_batch_folders_get_a_verdict_for_every_file() {
+    use crate::common::mutate::{DECK_TOKENS, mutate};
+    let fixtures: Vec<Vec<u8>> = ["ana-medusa.txt", "bruno.tsv", "carla.csv", "dani.txt", "eva.yaml"]
+        .iter()
+        .map(|f| fs::read(common::root().join("tests/fixtures/decks/batch").join(f)).unwrap())
+        .collect();
+    let mut rng = fastrand::Rng::with_seed(0x5eed_2600);
+    for round in 0..6 {
+        let tmp = tempfile::tempdir().unwrap();
+        let lists = tmp.path().join("lists");
+        fs::create_dir(&lists).unwrap();
+        let mut written = std::collections::BTreeSet::new();
+        for _ in 0..4 {
+            let name = NAMES[rng.usize(0..NAMES.len())];
+            let seed = &fixtures[rng.usize(0..fixtures.len())];
+            fs::write(lists.join(name), mutate(&mut rng, seed, DECK_TOKENS)).unwrap();
+            written.insert(name);
+        }
+        let o = common::pnpkit_in(
+            tmp.path(),
+            &[
+                "--color",
+                "never",
+                "deck",
+                "unmatched",
+                "--batch",
+                "lists",
+                "--out",
+                "out",
+            ],
+        );
+        let text = common::out(&o);
+        assert!(
+            matches!(o.status.code(), Some(0..=2)),
+            "round {round}: {:?}\n{text}",
+            o.status
+        );
+        assert!(
+            !text.contains('\u{1b}'),
+            "round {round}: an escape reached the terminal:\n{text}"
+        );
+        let read: Vec<&&str> = written
+            .iter()
+            .filter(|n| !n.starts_with('.') && pnpkit::deck::batch::is_list_file(std::path::Path::new(n)))
+            .collect();
+        if read.is_empty() {
+            continue;
+        }
+        let csv = fs::read_to_string(tmp.path().join("out/verdicts.csv")).unwrap();
+        let mut rows = 0;
+        for rec in csv::Reader::from_reader(csv.as_bytes()).records() {
+            rows += 1;
+            for cell in rec.unwrap().iter() {
+                assert!(
+                    !cell.starts_with(['=', '+', '-', '@', '\t', '\r']),
+                    "round {round}: a cell a spreadsheet evaluates: {cell:?}\n{csv}"
+                );
+            }
+        }
+        assert_eq!(
+            rows,
+            read.len(),
+            "round {round}: a list without its verdict ({read:?}):\n{csv}"
+        );
+    }
+}

@@ -104,6 +104,30 @@ pub const PO_TOKENS: &[&str] = &[
     "\u{feff}",
 ];
 
+/// Tokens for SVG art and icons: links out (paths, devices, addresses),
+/// embedded images and huge sizes.
+pub const SVG_TOKENS: &[&str] = &[
+    "<image href=\"",
+    "<image xlink:href=\"",
+    "/etc/hostname",
+    "/dev/zero",
+    "../outside/secret.txt",
+    "https://example.com/a.png",
+    "file:///etc/passwd",
+    "data:image/png;base64,",
+    "data:image/svg+xml;base64,",
+    "data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg'/>",
+    "width=\"100000\" height=\"100000\"",
+    "<use href=\"#a\"/>",
+    "<!ENTITY a \"&b;&b;&b;\">",
+    "font-family=\"Comic Sans MS\"",
+    "<text>",
+    "\"",
+    "<",
+    ">",
+    "/>",
+];
+
 /// A mutated copy of `seed`.
 pub fn mutate(rng: &mut fastrand::Rng, seed: &[u8], tokens: &[&str]) -> Vec<u8> {
     let mut v = seed.to_vec();
