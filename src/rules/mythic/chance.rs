@@ -290,13 +290,21 @@ impl Mythic {
         }
         let m = weighted[rng.usize(..weighted.len())];
         let mode = &self.t.modes[m];
-        let board = self
-            .t
-            .boards
-            .iter()
-            .position(|b| b.omphalos.iter().any(|(mi, _)| *mi == m))
-            .unwrap_or(0);
         let n = mode.players as usize;
+        // Any battlefield that places the mode's omphalos and deploys its
+        // sides, so every board's terrain comes into play.
+        let boards: Vec<usize> = (0..self.t.boards.len())
+            .filter(|&i| {
+                let b = &self.t.boards[i];
+                b.omphalos.iter().any(|(mi, _)| *mi == m)
+                    && (0..n).all(|p| b.deploy[(mode.side(p) as usize - 1).min(3)] != 0)
+            })
+            .collect();
+        let board = if boards.is_empty() {
+            0
+        } else {
+            boards[rng.usize(..boards.len())]
+        };
         let mut armies: Vec<Vec<u8>> = vec![Vec::new(); n];
         if mode.shape == Shape::Fixed {
             let mut order: Vec<usize> = (0..mode.armies.len()).collect();

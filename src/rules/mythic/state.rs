@@ -260,6 +260,30 @@ impl Mythic {
         r
     }
 
+    /// The troop bonuses in force in [`Mythic::row`] for the unit in
+    /// `slot`: (attack bonus, its effect's name), (defense bonus, name).
+    pub(super) fn row_bonus(&self, s: &State, slot: usize) -> [Option<(i8, String)>; 2] {
+        let u = &s.units[slot];
+        let d = &self.t.units[u.def as usize];
+        let mut out: [Option<(i8, String)>; 2] = [None, None];
+        if d.cat != Cat::Troop {
+            return out;
+        }
+        let left = d.figures.saturating_sub(u.wounds);
+        for &(f, a, dd, id, k) in &d.bonus {
+            if left >= f && !self.t.fx.defs[usize::from(id)].left_out(k) {
+                let name = || self.t.fx.names[usize::from(id)].clone();
+                if a != 0 {
+                    out[0] = Some((a, name()));
+                }
+                if dd != 0 {
+                    out[1] = Some((dd, name()));
+                }
+            }
+        }
+        out
+    }
+
     /// Units per area.
     pub(super) fn occupancy(&self, s: &State) -> [u8; MAXA] {
         let mut n = [0u8; MAXA];

@@ -74,11 +74,21 @@ impl OpenWars {
                 let Some(i) = self.find(&s, p, u, f) else { return s };
                 let cost = self.entry(&s, u, t);
                 let engaged = self.tokens_of(&s, 1 - p, t) > 0 && self.unit(u).ty != FLYING;
+                // What set the movement of the tokens goes with them.
+                let by = std::mem::take(&mut s.stacks[i].mp_by);
                 let mut mp = self.take_tokens(&mut s, i, *tokens);
+                if let Some(k) = self.find(&s, p, u, f) {
+                    s.stacks[k].mp_by.clone_from(&by);
+                }
                 for x in &mut mp {
                     *x = if engaged { 0 } else { x.saturating_sub(cost) };
                 }
                 let j = self.add_tokens(&mut s, p, u, t, *tokens, &mp);
+                for b in by {
+                    if !s.stacks[j].mp_by.contains(&b) {
+                        s.stacks[j].mp_by.push(b);
+                    }
+                }
                 // A feature that ends the movement of a unit entering here.
                 let x = s.stacks[j].clone();
                 if self.stopped_by(&s, &x, t).is_some() {
@@ -166,6 +176,9 @@ impl OpenWars {
                         self.cast_apply(&mut s, d, p, f, t, tu, roll, dice);
                         self.apply_grant(&mut s, d, p, t, tu, path, attack.as_ref());
                         self.cast_returns(&mut s, d, p, f, t);
+                        // A unit the spell moved out of a combat (Elven
+                        // Reflexes) may leave one side alone: it is over.
+                        self.advance_fight(&mut s);
                     }
                     if let Some(id) = cancels {
                         self.cancel(&mut s, id);
@@ -253,13 +266,22 @@ impl OpenWars {
         s.step = step;
         let p = s.order[usize::from(step)];
         s.to_move = p;
-        let mv: Vec<u8> = s
+        let mv: Vec<(u8, Vec<(u16, i16)>)> = s
             .stacks
             .iter()
-            .map(|x| (i16::from(self.unit(x.unit).movement) + self.modifier(s, Out::Movement, x)).clamp(0, 20) as u8)
+            .map(|x| {
+                let m = (i16::from(self.unit(x.unit).movement) + self.modifier(s, Out::Movement, x)).clamp(0, 20) as u8;
+                let by = if x.player == p {
+                    self.modifier_parts(s, Out::Movement, x)
+                } else {
+                    Vec::new()
+                };
+                (m, by)
+            })
             .collect();
-        for (x, m) in s.stacks.iter_mut().zip(mv).filter(|(x, _)| x.player == p) {
+        for (x, (m, by)) in s.stacks.iter_mut().zip(mv).filter(|(x, _)| x.player == p) {
             x.mp = [m; 4];
+            x.mp_by = by;
         }
     }
 

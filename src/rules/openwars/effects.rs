@@ -255,7 +255,7 @@ impl OpenWars {
     /// The features in force with a continuous modifier of `out` (most
     /// maps have none for most values: asked for every stack compared, the
     /// answer then costs no allocation).
-    fn sources_giving(&self, s: &State, out: Out) -> Vec<Src<u32>> {
+    pub(super) fn sources_giving(&self, s: &State, out: Out) -> Vec<Src<u32>> {
         let bit = super::tables::Fx::bit(out);
         let fx = &self.t.fx;
         let mut found = Vec::new();

@@ -456,6 +456,89 @@ impl OpenWars {
         )
     }
 
+    /// The effects in force that change `out` for `x`: (card, amount).
+    pub(super) fn modifier_parts(&self, s: &State, out: Out, x: &Stack) -> Vec<(u16, i16)> {
+        let sources = self.sources_giving(s, out);
+        if sources.is_empty() && s.lasting.is_empty() {
+            return Vec::new();
+        }
+        let ctx = Ctx::new(self, &[When::Continuous]);
+        fx::modifiers(
+            &ctx,
+            s,
+            &sources,
+            &s.lasting,
+            When::Continuous,
+            out,
+            Some(key(x.player, x.unit, x.cell)),
+        )
+        .iter()
+        .filter(|(_, _, n)| *n != 0)
+        .map(|(src, _, n)| (src.card, *n))
+        .collect()
+    }
+
+    /// The names of the effects in [`OpenWars::modifier_parts`], and their
+    /// causes for a refusal.
+    pub(super) fn modifier_cards(&self, s: &State, out: Out, x: &Stack) -> (Vec<String>, Vec<crate::rules::Cause>) {
+        let names: Vec<String> = self
+            .modifier_parts(s, out, x)
+            .iter()
+            .map(|(c, _)| self.t.fx.names[usize::from(*c)].clone())
+            .collect();
+        let causes = names.iter().filter_map(|c| self.cite(c)).collect();
+        (names, causes)
+    }
+
+    /// A stack's movement for this phase in words, with the effects that
+    /// changed it (`movement 4 (3, +1 by `oasis`)`), and their causes.
+    pub(super) fn movement_desc(&self, x: &Stack) -> (String, Vec<crate::rules::Cause>) {
+        let base = self.unit(x.unit).movement;
+        if x.mp_by.is_empty() {
+            return (format!("movement {base}"), Vec::new());
+        }
+        let total = x.mp_by.iter().fold(i16::from(base), |t, p| t + p.1).clamp(0, 20);
+        let names: Vec<&str> = x
+            .mp_by
+            .iter()
+            .map(|(c, _)| self.t.fx.names[usize::from(*c)].as_str())
+            .collect();
+        let by: Vec<String> = x
+            .mp_by
+            .iter()
+            .zip(&names)
+            .map(|((_, n), c)| format!("{n:+} by `{c}`"))
+            .collect();
+        let causes = names.iter().filter_map(|c| self.cite(c)).collect();
+        (format!("movement {total} ({base}, {})", by.join(", ")), causes)
+    }
+
+    /// A value of stack `x` in words: `attack 4 (3, +1 by `blood-corruption`)`
+    /// when effects changed `base` into `now`, with their causes.
+    pub(super) fn stat_desc(
+        &self,
+        s: &State,
+        out: Out,
+        x: &Stack,
+        base: u8,
+        now: u8,
+    ) -> (String, Vec<crate::rules::Cause>) {
+        let name = fx::Word::name(out);
+        if base == now {
+            return (format!("{name} {now}"), Vec::new());
+        }
+        let parts = self.modifier_parts(s, out, x);
+        let by: Vec<String> = parts
+            .iter()
+            .map(|(c, n)| format!("{n:+} by `{}`", self.t.fx.names[usize::from(*c)]))
+            .collect();
+        let causes = parts
+            .iter()
+            .filter_map(|(c, _)| self.cite(&self.t.fx.names[usize::from(*c)]))
+            .collect();
+        (format!("{name} {now} ({base}, {})", by.join(", ")), causes)
+    }
+
     /// A stack's initiative in words, with the effects that change it
     /// (`initiative 6 (5, +1 by `capital`)`).
     pub(super) fn initiative_desc(&self, s: &State, x: &Stack) -> String {

@@ -495,7 +495,7 @@ impl OpenWars {
         let got: Vec<&str> = rolls.keys().map(|k| k.as_str()).collect();
         let faces: Vec<u8> = rolls.values().copied().collect();
         if want != got || !dice::faces_ok(&faces, dice::D6) {
-            let card = s
+            let by = s
                 .lasting
                 .iter()
                 .find(|l| {
@@ -503,8 +503,9 @@ impl OpenWars {
                         .amount(Out::Return)
                         .is_some()
                 })
-                .map(|l| format!(" (`{}`)", self.t.fx.names[usize::from(l.src.card)]))
-                .unwrap_or_default();
+                .map(|l| self.t.fx.names[usize::from(l.src.card)].clone());
+            let cause = by.as_deref().and_then(|c| self.cite(c));
+            let card = by.map(|c| format!(" (`{c}`)")).unwrap_or_default();
             return Err(v(
                 rule::CASUALTIES,
                 format!("each destroyed stack an effect may bring back rolls one die{card}"),
@@ -512,7 +513,12 @@ impl OpenWars {
             .expected(if want.is_empty() {
                 "no `rolls`".to_string()
             } else {
-                format!("rolls: one d6 for each of {}", want.join(", "))
+                let example: Vec<String> = want.iter().map(|w| format!("{w}: 5")).collect();
+                format!(
+                    "rolls: one d6 for each of {}, on the attack (`rolls: {{{}}}`)",
+                    want.join(", "),
+                    example.join(", ")
+                )
             })
             .found(if got.is_empty() {
                 "no rolls".to_string()
@@ -525,7 +531,8 @@ impl OpenWars {
                         .collect::<Vec<_>>()
                         .join(", ")
                 )
-            }));
+            })
+            .cited(cause));
         }
         Ok(())
     }

@@ -39,6 +39,9 @@ pub struct Stack {
     pub(super) n: u8,
     /// Movement points left per token, highest first (movement phase).
     pub(super) mp: [u8; 4],
+    /// The effects that changed its movement when the phase began (card,
+    /// amount): an Oasis it started from.
+    pub(super) mp_by: Vec<(u16, i16)>,
     /// Attacked this turn (may no longer retreat).
     pub(super) attacked: bool,
     /// Part of it retreated this turn (the rest may no longer attack).
@@ -64,6 +67,7 @@ impl Stack {
             cell,
             n,
             mp: [0; 4],
+            mp_by: Vec::new(),
             attacked: false,
             retreated: false,
             fought: false,

@@ -176,6 +176,21 @@ impl Mythic {
             special: power.is_some(),
         };
         let mut named: Vec<String> = Vec::new();
+        // A troop's bonus is part of its row (its dice and defense with
+        // enough figures left): named like the effects.
+        let mut bonus = |b: Option<(i8, String)>| -> Vec<String> {
+            b.map(|(n, card)| {
+                let note = format!("{n:+} `{card}`");
+                named.push(card);
+                note
+            })
+            .into_iter()
+            .collect()
+        };
+        let [att_bonus, _] = self.row_bonus(s, a);
+        let [_, def_bonus] = self.row_bonus(s, d);
+        let mut dice = if power.is_none() { bonus(att_bonus) } else { Vec::new() };
+        let mut def = bonus(def_bonus);
         let mut notes = |slot: usize, when: &[When], out: Out| -> Vec<String> {
             self.mod_parts(s, slot, when, out, Some(st))
                 .into_iter()
@@ -189,12 +204,12 @@ impl Mythic {
         };
         let mut why = Vec::new();
         if power.is_none() {
-            let dice = notes(a, &[When::Continuous, When::Attack], Out::Attack);
+            dice.extend(notes(a, &[When::Continuous, When::Attack], Out::Attack));
             if !dice.is_empty() {
                 why.push(format!("{} dice: {}", strike.dice, dice.join(", ")));
             }
         }
-        let mut def = notes(d, &[When::Continuous, When::Defend], Out::Defense);
+        def.extend(notes(d, &[When::Continuous, When::Defend], Out::Defense));
         def.extend(notes(a, &[When::Attack], Out::TargetDefense));
         if !def.is_empty() {
             why.push(format!("defense {}: {}", strike.defense, def.join(", ")));

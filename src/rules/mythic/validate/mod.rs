@@ -109,7 +109,7 @@ impl Mythic {
             Action::DrawTwo { cards, others, pay } => {
                 if t.manoeuvres & DRAW_TWO != 0 {
                     return Err(v(rule::ART_OF_WAR, "each manoeuvre is done at most once per turn")
-                        .expected("1 draw-two per turn")
+                        .expected("1 draw-two per turn (`draw-two` is a once-per-turn manoeuvre)")
                         .found("a second draw-two")
                         .cited(self.cite("draw-two")));
                 }
@@ -124,7 +124,7 @@ impl Mythic {
             Action::Search { card, pay } => {
                 if t.manoeuvres & SEARCH != 0 {
                     return Err(v(rule::ART_OF_WAR, "each manoeuvre is done at most once per turn")
-                        .expected("1 search per turn")
+                        .expected("1 search per turn (`search-card` is a once-per-turn manoeuvre)")
                         .found("a second search")
                         .cited(self.cite("search-card")));
                 }
@@ -163,8 +163,9 @@ impl Mythic {
                 let sl = self.slot_of(s, troop, r)?;
                 if s.units[sl].owner as usize != p || self.def(s, sl).cat != Cat::Troop {
                     return Err(v(r, format!("`{troop}` is not a troop of {}", self.name(s, p)))
-                        .expected("one of the player's troops")
-                        .found(format!("`{troop}`")));
+                        .expected("one of the player's troops (`call-troop` calls a friendly troop)")
+                        .found(format!("`{troop}`"))
+                        .cited(self.cite("call-troop")));
                 }
                 if s.units[sl].at == GONE {
                     return Err(v(r, format!("`{troop}` left the game"))
@@ -229,8 +230,12 @@ impl Mythic {
                             plural(t.activations as u32, "unit", "units")
                         ),
                     )
-                    .expected(format!("at most {} per turn", plural(cap as u32, "unit", "units")))
-                    .found(format!("activation number {}", t.activations + 1)));
+                    .expected(format!(
+                        "at most {} per turn (`second-activation` adds one to a single activation, no more)",
+                        plural(cap as u32, "unit", "units")
+                    ))
+                    .found(format!("activation number {}", t.activations + 1))
+                    .cited(self.cite("second-activation")));
                 }
                 let c = self.paid_card(s, sl, card.as_deref(), unit, r, "does not activate")?;
                 if s.players[p].hand.count(c) == 0 {

@@ -75,9 +75,9 @@ impl Mythic {
         }
         if s.t.powers & (1u128 << (sl * 4 + i)) != 0 {
             return Err(v(rule::ART_OF_WAR, format!("`{card}` was already used this turn"))
-                .expected("each power at most once per turn")
+                .expected("each power at most once per turn (a `use-power` manoeuvre per power)")
                 .found("a second use")
-                .cited(self.cite(&card)));
+                .cited_all(self.cite(&card).into_iter().chain(self.cite("use-power"))));
         }
         let ctx = Ctx::new(self, &[When::EnemyActivationEnd]);
         let ch = fx::Change {

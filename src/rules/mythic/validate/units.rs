@@ -170,9 +170,9 @@ impl Mythic {
                         let pw = &self.def(s, sl).powers[i];
                         if pw.cost > 0 && t.powers & (1u128 << (sl * 4 + i)) != 0 {
                             return Err(v(rule::ART_OF_WAR, format!("`{}` was already used this turn", pw.slug))
-                                .expected("each power at most once per turn")
+                                .expected("each power at most once per turn (a `use-power` manoeuvre per power)")
                                 .found("a second use")
-                                .cited(self.cite(&pw.slug)));
+                                .cited_all(self.cite(&pw.slug).into_iter().chain(self.cite("use-power"))));
                         }
                         pw.cost
                     }
@@ -436,9 +436,9 @@ impl Mythic {
                 }
                 if t.powers & (1u128 << (sl * 4 + i)) != 0 {
                     return Err(v(rule::ART_OF_WAR, format!("`{}` was already used this turn", pw.slug))
-                        .expected("each power at most once per turn")
+                        .expected("each power at most once per turn (a `use-power` manoeuvre per power)")
                         .found("a second use")
-                        .cited(self.cite(&pw.slug)));
+                        .cited_all(self.cite(&pw.slug).into_iter().chain(self.cite("use-power"))));
                 }
                 self.check_pay(s, p, &s.players[p].hand, pw.cost, pay, rule::ART_OF_WAR)
                     .map(|_| ())

@@ -343,13 +343,17 @@ impl OpenWars {
         }
         let attack = self.attack_of(s, x);
         let hits = roll.iter().filter(|&&d| d <= attack).count() as u32;
-        let said = format!(
-            "{} rolled {} against attack {}: {hits} hit(s)",
-            u.id,
-            dice::show(roll),
-            u.attack
-        );
-        self.check_casualties(s, x, t, hits, casualties, &said)
+        // The attack with the effects that changed it (Blood Corruption,
+        // the Shifting Dunes): they shaped the hits a wrong count misses.
+        let (shown, causes) = self.stat_desc(s, Out::Attack, x, u.attack, attack);
+        let said = format!("{} rolled {} against {shown}: {hits} hit(s)", u.id, dice::show(roll));
+        self.check_casualties(s, x, t, hits, casualties, &said).map_err(|e| {
+            if e.message.starts_with(&said) {
+                e.cited_all(causes)
+            } else {
+                e
+            }
+        })
     }
 
     /// The defender's casualties of `hits` hits by stack `x` in `t`
@@ -371,12 +375,26 @@ impl OpenWars {
                 && let Some(&(_, cap)) = caps.iter().find(|(u, _)| *u == cu)
                 && k > cap
             {
+                // The effects that cap the stack's losses (Mithril Armour).
+                let (by, causes) = self
+                    .find(s, foe, cu, t)
+                    .map(|i| self.modifier_cards(s, Out::MaxHits, &s.stacks[i]))
+                    .unwrap_or_default();
+                let by = if by.is_empty() {
+                    "an effect caps its losses".to_string()
+                } else {
+                    format!(
+                        "{} caps its losses",
+                        by.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ")
+                    )
+                };
                 return Err(v(
                     rule::CASUALTIES,
                     format!("{id} loses at most {cap} token(s) to one attack here"),
                 )
-                .expected(format!("at most {cap} {id} removed (an effect caps its losses)"))
-                .found(format!("{k}")));
+                .expected(format!("at most {cap} {id} removed ({by})"))
+                .found(format!("{k}"))
+                .cited_all(causes));
             }
         }
         let mut removed = 0u32;

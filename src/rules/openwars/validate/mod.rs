@@ -402,6 +402,14 @@ impl OpenWars {
             } else {
                 format!("entry cost {}", cell.entry)
             };
+            // The effects that set its movement this phase (an Oasis it
+            // started from): their bound is what ran out.
+            let (moves, causes) = self.movement_desc(&s.stacks[i]);
+            let found = if causes.is_empty() {
+                format!("{left} left")
+            } else {
+                format!("{left} left of its {moves}")
+            };
             return Err(v(
                 rule::MOVEMENT,
                 format!(
@@ -410,7 +418,8 @@ impl OpenWars {
                 ),
             )
             .expected(format!("{cost} movement point(s)"))
-            .found(format!("{left} left")));
+            .found(found)
+            .cited_all(causes));
         }
         self.stacking(s, p, u, t, tokens)
     }
