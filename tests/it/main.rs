@@ -14,6 +14,7 @@ mod cache;
 mod check;
 mod cli;
 mod deck;
+mod designer;
 mod diff;
 mod export;
 mod formats;
