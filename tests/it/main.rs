@@ -33,6 +33,7 @@ mod render;
 mod replay_html;
 mod rules;
 mod scaffold;
+mod schemas;
 mod sheet;
 mod shop;
 mod stats;
