@@ -37,4 +37,5 @@ mod schemas;
 mod sheet;
 mod shop;
 mod stats;
+mod templates_doc;
 mod watch;
