@@ -122,3 +122,103 @@ fn i18n_status_reports_a_missing_source_text() {
     assert_eq!(source["locale"], "es");
     assert_eq!(source["missing"], 1);
 }
+
+/// SVG art and icons that would not print as drawn: a link to a web address,
+/// a path out of the pack, a font that is not at hand. Each is refused at
+/// `check` (E047) at the YAML line that names the file, with where in the SVG.
+#[test]
+fn svg_art_is_checked_where_it_is_declared() {
+    let tmp = empty_project();
+    let dir = tmp.path();
+    let o = pnpkit_in(dir, &["new", "duel"]);
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    let svg = |body: &str| {
+        format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"60\" height=\"30\">\n  {body}\n</svg>\n"
+        )
+    };
+    let pack = dir.join("data/duel");
+    std::fs::write(
+        pack.join("art/web.svg"),
+        svg("<image href=\"https://example.com/sun.png\" width=\"10\" height=\"10\"/>"),
+    )
+    .unwrap();
+    std::fs::write(
+        pack.join("art/outside.svg"),
+        svg("<image xlink:href=\"../../../secret.png\" width=\"10\" height=\"10\"/>"),
+    )
+    .unwrap();
+    std::fs::write(
+        pack.join("art/comic.svg"),
+        svg("<text x=\"2\" y=\"20\" font-family=\"Comic Sans MS\">Eclipse</text>"),
+    )
+    .unwrap();
+    std::fs::write(
+        pack.join("icons/moon.svg"),
+        svg("<text x=\"2\" y=\"20\" style=\"font-family: Papyrus; fill: #000000\">M</text>"),
+    )
+    .unwrap();
+    let cards = "data/duel/components/card.yaml";
+    edit(dir, cards, "  power: 5\n", "  power: 5\n  art: art/web.svg\n");
+    edit(dir, cards, "  power: 3\n", "  power: 3\n  art: art/outside.svg\n");
+    edit(dir, cards, "art: art/eclipse.svg", "art: art/comic.svg");
+    let o = pnpkit_in(dir, &["check", "duel"]);
+    let text = out(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    let found: Vec<String> = text
+        .lines()
+        .filter(|l| l.starts_with("error[") || l.starts_with(" --> ") || l.starts_with("  --> "))
+        .map(|l| l.trim().to_owned())
+        .collect();
+    insta::assert_snapshot!("svg-refused", found.join("\n"));
+}
+
+/// Every text of the quick reference is markup: an icon in an action's cost
+/// prints as the icon, not as `:sun:`.
+#[test]
+fn icons_print_in_the_quick_reference_costs() {
+    if !crate::common::raster::renderer_available("icons_print_in_the_quick_reference_costs") {
+        return;
+    }
+    let tmp = empty_project();
+    let dir = tmp.path();
+    let o = pnpkit_in(dir, &["new", "duel"]);
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    edit(
+        dir,
+        "data/duel/quickref.yaml",
+        "cost: {es: \"1 carta\", en: \"1 card\"}",
+        "cost: {es: \"1 carta y :sun:\", en: \"1 card and :sun:\"}",
+    );
+    let o = pnpkit_in(dir, &["build", "duel", "--paper", "a4", "--locale", "en"]);
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    let pdf = std::fs::read(dir.join("output/duel/en/duel-quickref-a4.pdf")).unwrap();
+    let text = crate::common::raster::pdf_text(&pdf);
+    assert!(text.contains("1 card and"), "{text}");
+    assert!(!text.contains(":sun:"), "the icon printed as its name: {text}");
+}
+
+/// The art box is the size the field declares, declared once: art that
+/// `check` measures at 300 ppi prints at 300 ppi (the scaffold used to
+/// declare 51 × 30 mm and draw 57 mm wide: 269 ppi at preflight).
+#[test]
+fn art_prints_at_the_size_check_measures() {
+    let tmp = empty_project();
+    let dir = tmp.path();
+    let o = pnpkit_in(dir, &["new", "duel"]);
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    // 51 × 30 mm at 300 ppi: 603 × 355 pixels (rounded up).
+    write_png(&dir.join("data/duel/art/exact.png"), 603, 355);
+    edit(
+        dir,
+        "data/duel/components/card.yaml",
+        "  power: 5\n",
+        "  power: 5\n  art: art/exact.png\n",
+    );
+    let o = pnpkit_in(dir, &["check", "duel", "--deny-warnings"]);
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    let o = pnpkit_in(dir, &["preflight", "duel", "--paper", "a4"]);
+    let text = out(&o);
+    assert!(!text.contains("W043"), "{text}");
+    assert_eq!(o.status.code(), Some(0), "{text}");
+}
