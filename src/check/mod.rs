@@ -326,7 +326,7 @@ fn check_fonts(
             out.insert(role.clone(), family.clone());
         } else {
             diags.push(
-                crate::fonts::unknown(family, &families)
+                crate::fonts::unknown(family, families)
                     .at(*span)
                     .label(format!("the `{role}` font")),
             );

@@ -110,7 +110,7 @@ pub fn run(cx: &super::Ctx, args: &BuildArgs, progress: &dyn super::Progress) ->
         });
     }
     if folders.is_some() {
-        report.games.retain(|g| plan.stale.iter().any(|s| *s == g.id));
+        report.games.retain(|g| plan.stale.contains(&g.id));
     }
     let check_seconds = start.elapsed().as_secs_f64() - inputs_seconds;
     let made = match make(cx, &report, &opts, store.as_ref(), out, progress)? {
