@@ -151,25 +151,22 @@ pub fn svg_fonts(bytes: &[u8], families: &[String]) -> Result<(), String> {
         let at = from + i;
         from = at + "font-family".len();
         let rest = text[from..].trim_start();
-        let (value, end) = if let Some(r) = rest.strip_prefix('=') {
+        let value = if let Some(r) = rest.strip_prefix('=') {
             // An attribute: `font-family="A, 'B'"`.
             let r = r.trim_start();
             let Some(q) = r.chars().next().filter(|c| *c == '"' || *c == '\'') else {
                 continue;
             };
             let v = &r[1..];
-            (v, v.find(q).unwrap_or(v.len()))
+            &v[..v.find(q).unwrap_or(v.len())]
         } else if let Some(r) = rest.strip_prefix(':') {
-            // A style property: `font-family: A, B;` inside `style="…"` or a `<style>`.
-            (r, r.find([';', '"', '\'', '}', '\n']).unwrap_or(r.len()))
+            // A style property: `font-family: A, 'B';` inside `style="…"` or a `<style>`.
+            r
         } else {
             continue;
         };
-        let listed: Vec<String> = value[..end]
-            .replace("&quot;", "")
-            .replace("&apos;", "")
-            .split(',')
-            .map(|f| f.trim().trim_matches(['"', '\'']).trim().to_owned())
+        let listed: Vec<String> = css_families(value)
+            .into_iter()
             .filter(|f| !f.is_empty() && !GENERIC.iter().any(|g| g.eq_ignore_ascii_case(f)))
             .collect();
         let Some(first) = listed.first() else { continue };
@@ -188,6 +185,36 @@ pub fn svg_fonts(bytes: &[u8], families: &[String]) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// The families of a CSS `font-family` value, up to where the value ends
+/// (`;`, `}`, the end of the attribute or line): quoted names whole, `&quot;`
+/// and `&apos;` read as quotes.
+fn css_families(value: &str) -> Vec<String> {
+    let value = value.replace("&quot;", "\"").replace("&apos;", "'");
+    let mut out = Vec::new();
+    let mut rest = value.trim_start();
+    loop {
+        let (name, after) = match rest.chars().next() {
+            Some(q @ ('"' | '\'')) => {
+                let v = &rest[1..];
+                match v.find(q) {
+                    Some(e) => (&v[..e], &v[e + 1..]),
+                    None => (v, ""),
+                }
+            }
+            _ => {
+                let e = rest.find([',', ';', '"', '\'', '}', '\n', '>']).unwrap_or(rest.len());
+                (&rest[..e], &rest[e..])
+            }
+        };
+        out.push(name.trim().to_owned());
+        match after.trim_start().strip_prefix(',') {
+            Some(next) => rest = next.trim_start(),
+            None => break,
+        }
+    }
+    out
 }
 
 /// A link as it may be shown: at most 80 characters, controls escaped.
@@ -254,6 +281,19 @@ mod tests {
         )
         .unwrap_err();
         assert!(why.contains("`Papyrus`"), "{why}");
+        let why = svg_fonts(
+            svg("style=\"font-family:'Comic Sans MS'; fill: #000\"").as_bytes(),
+            &have,
+        )
+        .unwrap_err();
+        assert!(why.contains("`Comic Sans MS`"), "{why}");
+        assert_eq!(
+            svg_fonts(
+                svg("style=\"font-family:Impact,'DejaVu Sans'\" x=\"2\"").as_bytes(),
+                &have
+            ),
+            Ok(())
+        );
         let css = "<svg xmlns=\"http://www.w3.org/2000/svg\"><style>text { font-family: Impact; }</style></svg>";
         assert!(svg_fonts(css.as_bytes(), &have).is_err());
     }

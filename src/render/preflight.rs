@@ -550,49 +550,27 @@ pub fn inspect(
                 d,
             );
         }
-        for (key, text, span, more, smallest, field) in small {
+        // One finding per box, too small or cut off. A fitted box names its
+        // field: point at the layout's call that made it rather than at the
+        // shared helper that drew the text.
+        let boxes = small.into_iter().map(|b| (Code::PreflightTextSize, b));
+        for (code, (key, text, span, more, measure, field)) in
+            boxes.chain(cut.into_iter().map(|b| (Code::PreflightClippedText, b)))
+        {
             let whose = match &field {
                 Some(f) => format!("field `{f}` of {what}"),
                 None => what.clone(),
             };
-            let d = small_text(&whose, &plan.locale, &text, more, smallest, limits.min_text_pt);
-            let span = field
-                .as_deref()
-                .and_then(|f| fit_call(world, f))
-                .map_or(span, |s| (s, true));
-            push(
-                &mut out,
-                &mut reported,
-                world,
-                sources,
-                Code::PreflightTextSize,
-                (&what, &key),
-                span,
-                d,
-            );
-        }
-        for (key, text, span, more, worst, field) in cut {
-            let whose = match &field {
-                Some(f) => format!("field `{f}` of {what}"),
-                None => what.clone(),
+            let d = if code == Code::PreflightTextSize {
+                small_text(&whose, &plan.locale, &text, more, measure, limits.min_text_pt)
+            } else {
+                clipped_text(&whose, &plan.locale, &text, more, measure / PT_PER_MM)
             };
-            let d = clipped_text(&whose, &plan.locale, &text, more, worst / PT_PER_MM);
-            // A fitted box names its field: point at the layout's call that
-            // made it rather than at the shared helper that drew the text.
             let span = field
                 .as_deref()
                 .and_then(|f| fit_call(world, f))
                 .map_or(span, |s| (s, true));
-            push(
-                &mut out,
-                &mut reported,
-                world,
-                sources,
-                Code::PreflightClippedText,
-                (&what, &key),
-                span,
-                d,
-            );
+            push(&mut out, &mut reported, world, sources, code, (&what, &key), span, d);
         }
     }
     out

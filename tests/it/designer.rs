@@ -13,6 +13,14 @@ pub fn write_png(path: &Path, w: u32, h: u32) {
         .unwrap();
 }
 
+/// A project with one game, `duel`, as `pnpkit new` writes it.
+pub fn new_pack() -> tempfile::TempDir {
+    let tmp = empty_project();
+    let o = pnpkit_in(tmp.path(), &["new", "duel"]);
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    tmp
+}
+
 /// Replaces `from` by `to` in a file of the project, once, and insists it was there.
 pub fn edit(dir: &Path, file: &str, from: &str, to: &str) {
     let path = dir.join(file);
@@ -25,10 +33,8 @@ pub fn edit(dir: &Path, file: &str, from: &str, to: &str) {
 /// not exist (a placeholder prints), a 72 ppi PNG, and a card whose Spanish
 /// text was never written (the Spanish kit prints the English one).
 fn unfit_pack() -> tempfile::TempDir {
-    let tmp = empty_project();
+    let tmp = new_pack();
     let dir = tmp.path();
-    let o = pnpkit_in(dir, &["new", "duel"]);
-    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
     write_png(&dir.join("data/duel/art/low.png"), 144, 85);
     let cards = "data/duel/components/card.yaml";
     edit(dir, cards, "  power: 5\n", "  power: 5\n  art: art/low.png\n");
@@ -128,10 +134,8 @@ fn i18n_status_reports_a_missing_source_text() {
 /// `check` (E047) at the YAML line that names the file, with where in the SVG.
 #[test]
 fn svg_art_is_checked_where_it_is_declared() {
-    let tmp = empty_project();
+    let tmp = new_pack();
     let dir = tmp.path();
-    let o = pnpkit_in(dir, &["new", "duel"]);
-    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
     let svg = |body: &str| {
         format!(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"60\" height=\"30\">\n  {body}\n</svg>\n"
@@ -180,10 +184,8 @@ fn icons_print_in_the_quick_reference_costs() {
     if !crate::common::raster::renderer_available("icons_print_in_the_quick_reference_costs") {
         return;
     }
-    let tmp = empty_project();
+    let tmp = new_pack();
     let dir = tmp.path();
-    let o = pnpkit_in(dir, &["new", "duel"]);
-    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
     edit(
         dir,
         "data/duel/quickref.yaml",
@@ -203,10 +205,8 @@ fn icons_print_in_the_quick_reference_costs() {
 /// declare 51 × 30 mm and draw 57 mm wide: 269 ppi at preflight).
 #[test]
 fn art_prints_at_the_size_check_measures() {
-    let tmp = empty_project();
+    let tmp = new_pack();
     let dir = tmp.path();
-    let o = pnpkit_in(dir, &["new", "duel"]);
-    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
     // 51 × 30 mm at 300 ppi: 603 × 355 pixels (rounded up).
     write_png(&dir.join("data/duel/art/exact.png"), 603, 355);
     edit(
