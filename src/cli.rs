@@ -545,7 +545,8 @@ pub struct BuildArgs {
     #[arg(long)]
     pub proof: bool,
 
-    /// Exit with 1 when the build has warnings (text cut off by its box, a character no font can draw …).
+    /// Exit with 1 when the build has warnings: what `check` warns of (art printed as a placeholder or below
+    /// 300 ppi, a missing translation) and what `preflight` finds (text cut off, too small, covered …).
     #[arg(long)]
     pub deny_warnings: bool,
 

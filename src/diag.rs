@@ -89,7 +89,7 @@ codes! {
     ShopSize = "W044", "shop-size", Warning, "A print shop sells no card of this kind's size: its decks are left out of that shop's export (reported by `export --shop`).";
     MalformedMarkup = "E045", "malformed-markup", Error, "A text's markup is malformed: a `**` or `*` that opens bold or italic text is never closed.";
     UnknownIcon = "E046", "unknown-icon", Error, "A text names an icon (`:name:`) that game.yaml does not declare under `icons:`.";
-    BadAsset = "E047", "bad-asset", Error, "An icon or artwork file of the pack cannot be used: missing (icons), not decodable, too large, a link, or outside the pack.";
+    BadAsset = "E047", "bad-asset", Error, "An icon or artwork file of the pack cannot be used: missing (icons), not decodable, too large, a link, outside the pack, or an SVG naming a font that is not at hand.";
     MissingArt = "W048", "missing-art", Warning, "An image field names artwork that does not exist yet: the kit prints a labelled placeholder.";
     LowResolutionArt = "W049", "low-resolution-art", Warning, "Artwork has fewer than 300 pixels per inch at the size it prints.";
     UnknownFont = "E050", "unknown-font", Error, "A font family the pack or a layout asks for is neither in the project's `fonts/` nor among the built-in fonts: pnpkit never falls back to another font.";

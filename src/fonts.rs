@@ -36,6 +36,26 @@ pub fn families(dir: &Path) -> Families {
     res
 }
 
+/// [`families`] of a fonts folder, read the first time they are asked for
+/// (a pack that names no font reads no font file).
+pub struct Lazy<'a> {
+    dir: &'a Path,
+    found: std::cell::OnceCell<Families>,
+}
+
+impl<'a> Lazy<'a> {
+    pub fn new(dir: &'a Path) -> Self {
+        Lazy {
+            dir,
+            found: std::cell::OnceCell::new(),
+        }
+    }
+
+    pub fn get(&self) -> &Families {
+        self.found.get_or_init(|| families(self.dir))
+    }
+}
+
 fn add_families(bytes: &[u8], out: &mut Vec<String>) {
     for info in typst::text::FontInfo::iter(bytes) {
         if !out.contains(&info.family) {

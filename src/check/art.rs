@@ -136,6 +136,95 @@ fn parse(bytes: &[u8]) -> Result<usvg::Tree, String> {
     parsed.map_err(|e| format!("it is not a valid SVG ({e})"))
 }
 
+/// Generic families (CSS): no font of their own, left to whatever draws the SVG.
+const GENERIC: &[&str] = &[
+    "serif",
+    "sans-serif",
+    "monospace",
+    "cursive",
+    "fantasy",
+    "system-ui",
+    "inherit",
+    "initial",
+];
+
+/// The first text of an SVG whose `font-family` (an attribute or a style
+/// property) names no family in `families` (the project's `fonts/` and the
+/// built-in fonts): typst would print it in another font, and pnpkit never
+/// falls back silently. `Err` says which family and where.
+pub fn svg_fonts(bytes: &[u8], families: &[String]) -> Result<(), String> {
+    let text = String::from_utf8_lossy(bytes);
+    let mut from = 0;
+    while let Some(i) = text[from..].find("font-family") {
+        let at = from + i;
+        from = at + "font-family".len();
+        let rest = text[from..].trim_start();
+        let value = if let Some(r) = rest.strip_prefix('=') {
+            // An attribute: `font-family="A, 'B'"`.
+            let r = r.trim_start();
+            let Some(q) = r.chars().next().filter(|c| *c == '"' || *c == '\'') else {
+                continue;
+            };
+            let v = &r[1..];
+            &v[..v.find(q).unwrap_or(v.len())]
+        } else if let Some(r) = rest.strip_prefix(':') {
+            // A style property: `font-family: A, 'B';` inside `style="…"` or a `<style>`.
+            r
+        } else {
+            continue;
+        };
+        let listed: Vec<String> = css_families(value)
+            .into_iter()
+            .filter(|f| !f.is_empty() && !GENERIC.iter().any(|g| g.eq_ignore_ascii_case(f)))
+            .collect();
+        let Some(first) = listed.first() else { continue };
+        if listed
+            .iter()
+            .any(|f| families.iter().any(|h| h.eq_ignore_ascii_case(f)))
+        {
+            continue;
+        }
+        let before = &text[..at];
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        return Err(format!(
+            "its text asks for font family `{}` (line {line}, column {column}), which is not in `fonts/` nor among the built-in fonts: it would print in another font; add the font to `fonts/`, name a family that is there, or turn the text into paths",
+            printable(first)
+        ));
+    }
+    Ok(())
+}
+
+/// The families of a CSS `font-family` value, up to where the value ends
+/// (`;`, `}`, the end of the attribute or line): quoted names whole, `&quot;`
+/// and `&apos;` read as quotes.
+fn css_families(value: &str) -> Vec<String> {
+    let value = value.replace("&quot;", "\"").replace("&apos;", "'");
+    let mut out = Vec::new();
+    let mut rest = value.trim_start();
+    loop {
+        let (name, after) = match rest.chars().next() {
+            Some(q @ ('"' | '\'')) => {
+                let v = &rest[1..];
+                match v.find(q) {
+                    Some(e) => (&v[..e], &v[e + 1..]),
+                    None => (v, ""),
+                }
+            }
+            _ => {
+                let e = rest.find([',', ';', '"', '\'', '}', '\n', '>']).unwrap_or(rest.len());
+                (&rest[..e], &rest[e..])
+            }
+        };
+        out.push(name.trim().to_owned());
+        match after.trim_start().strip_prefix(',') {
+            Some(next) => rest = next.trim_start(),
+            None => break,
+        }
+    }
+    out
+}
+
 /// A link as it may be shown: at most 80 characters, controls escaped.
 fn printable(s: &str) -> String {
     let mut out: String = s.chars().take(80).flat_map(char::escape_debug).collect();
@@ -180,6 +269,41 @@ mod tests {
         crc.update(&png[12..29]);
         png[29..33].copy_from_slice(&crc.sum().to_be_bytes());
         png
+    }
+
+    #[test]
+    fn fonts_an_svg_asks_for_must_be_at_hand() {
+        let have = ["DejaVu Sans".to_string()];
+        let svg = |attr: &str| format!("<svg xmlns=\"http://www.w3.org/2000/svg\">\n  <text {attr}>Hi</text>\n</svg>");
+        assert_eq!(svg_fonts(svg("font-family=\"DejaVu Sans\"").as_bytes(), &have), Ok(()));
+        assert_eq!(
+            svg_fonts(svg("font-family='Comic Sans MS, dejavu sans'").as_bytes(), &have),
+            Ok(())
+        );
+        assert_eq!(svg_fonts(svg("font-family=\"serif\"").as_bytes(), &have), Ok(()));
+        let why = svg_fonts(svg("font-family=\"Comic Sans MS\"").as_bytes(), &have).unwrap_err();
+        assert!(why.contains("`Comic Sans MS` (line 2, column 9)"), "{why}");
+        let why = svg_fonts(
+            svg("style=\"fill:#000;font-family:&quot;Papyrus&quot;,serif\"").as_bytes(),
+            &have,
+        )
+        .unwrap_err();
+        assert!(why.contains("`Papyrus`"), "{why}");
+        let why = svg_fonts(
+            svg("style=\"font-family:'Comic Sans MS'; fill: #000\"").as_bytes(),
+            &have,
+        )
+        .unwrap_err();
+        assert!(why.contains("`Comic Sans MS`"), "{why}");
+        assert_eq!(
+            svg_fonts(
+                svg("style=\"font-family:Impact,'DejaVu Sans'\" x=\"2\"").as_bytes(),
+                &have
+            ),
+            Ok(())
+        );
+        let css = "<svg xmlns=\"http://www.w3.org/2000/svg\"><style>text { font-family: Impact; }</style></svg>";
+        assert!(svg_fonts(css.as_bytes(), &have).is_err());
     }
 
     #[test]

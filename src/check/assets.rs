@@ -31,13 +31,13 @@ pub fn art_path(rel: &str) -> String {
 }
 
 /// Reads and checks the declared icons.
-pub fn icons(decl: &Decl, dir: &Path, diags: &mut Vec<Diagnostic>) -> Vec<Asset> {
+pub fn icons(decl: &Decl, dir: &Path, fonts: &crate::fonts::Lazy, diags: &mut Vec<Diagnostic>) -> Vec<Asset> {
     let mut out = Vec::new();
     for (name, (_, span)) in &decl.icons {
         let rel = Path::new("icons").join(format!("{name}.svg"));
         match assets::read(dir, &rel, MAX_ICON) {
             Ok(bytes) => {
-                if let Err(why) = super::art::svg(&bytes) {
+                if let Err(why) = super::art::svg(&bytes).and_then(|()| svg_fonts(&bytes, fonts)) {
                     diags.push(bad_asset(*span, &format!("icon `{name}`"), &rel, &why));
                 } else {
                     out.push((icon_path(name), Arc::new(bytes)));
@@ -80,6 +80,7 @@ pub fn art(
     kinds: &IndexMap<String, Kind>,
     sizes: &IndexMap<String, Size>,
     components: &IndexMap<String, Vec<Component>>,
+    fonts: &crate::fonts::Lazy,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Asset> {
     let mut out: IndexMap<String, Arc<Vec<u8>>> = IndexMap::new();
@@ -109,7 +110,7 @@ pub fn art(
                         return;
                     }
                     match assets::read(dir, &path, MAX_ART) {
-                        Ok(bytes) => match decode(&bytes) {
+                        Ok(bytes) => match decode(&bytes, fonts) {
                             Ok(px) => {
                                 if let (Some((w, h)), Some(size)) = (px, printed.or(trim)) {
                                     let ppi = (w as f64 / (size.width / 25.4)).min(h as f64 / (size.height / 25.4));
@@ -137,6 +138,14 @@ pub fn art(
     out.into_iter().collect()
 }
 
+/// [`super::art::svg_fonts`] with the families read only when the SVG names one.
+fn svg_fonts(bytes: &[u8], fonts: &crate::fonts::Lazy) -> Result<(), String> {
+    if !bytes.windows(11).any(|w| w == b"font-family") {
+        return Ok(());
+    }
+    super::art::svg_fonts(bytes, &fonts.get().families)
+}
+
 /// Calls `f(printed size, path)` for every image value under `spec`.
 fn visit_images(spec: &FieldSpec, value: &FieldValue, f: &mut impl FnMut(Option<Size>, &str)) {
     match (&spec.ty, value) {
@@ -157,7 +166,7 @@ fn visit_images(spec: &FieldSpec, value: &FieldValue, f: &mut impl FnMut(Option<
 /// measured from its header against the pixel and decoded-size budget, then
 /// decoded and dropped; an SVG is parsed with nothing read from outside it.
 /// Its pixel size (`None` for vector art), or why it cannot be used.
-fn decode(bytes: &[u8]) -> Result<Option<(u32, u32)>, String> {
+fn decode(bytes: &[u8], fonts: &crate::fonts::Lazy) -> Result<Option<(u32, u32)>, String> {
     use typst::visualize::{ImageFormat, VectorFormat};
     match ImageFormat::detect(bytes) {
         Some(ImageFormat::Raster(_)) => {
@@ -165,7 +174,9 @@ fn decode(bytes: &[u8]) -> Result<Option<(u32, u32)>, String> {
             super::art::decodes(bytes).map_err(|b| b.describe())?;
             Ok(Some(px))
         }
-        Some(ImageFormat::Vector(VectorFormat::Svg)) => super::art::svg(bytes).map(|()| None),
+        Some(ImageFormat::Vector(VectorFormat::Svg)) => super::art::svg(bytes)
+            .and_then(|()| svg_fonts(bytes, fonts))
+            .map(|()| None),
         Some(ImageFormat::Vector(_)) => Ok(None),
         None => Err("it does not decode (not an image format typst reads)".into()),
     }

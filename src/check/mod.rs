@@ -256,9 +256,17 @@ fn check_pack(dir: &Path, fonts: &Path, limits: &Limits, scope: &Scope, report: 
     for (what, t) in reference.texts() {
         assets::markup(&t.text, &what, t.span, &decl.icons, &mut diags);
     }
-    let mut files = assets::icons(&decl, dir, &mut diags);
-    files.extend(assets::art(dir, &decl.kinds, &decl.sizes, &components, &mut diags));
-    let fonts = check_fonts(&decl, fonts, &mut report.sources, &mut diags);
+    let families = crate::fonts::Lazy::new(fonts);
+    let mut files = assets::icons(&decl, dir, &families, &mut diags);
+    files.extend(assets::art(
+        dir,
+        &decl.kinds,
+        &decl.sizes,
+        &components,
+        &families,
+        &mut diags,
+    ));
+    let fonts = check_fonts(&decl, &families, &mut report.sources, &mut diags);
     effects::check_texts(&decl.kinds, &components, &decl.effects, &mut diags);
     let game = Game {
         id: decl.id,
@@ -299,26 +307,26 @@ fn check_pack(dir: &Path, fonts: &Path, limits: &Limits, scope: &Scope, report: 
 /// link out of the project) is reported at the file.
 fn check_fonts(
     decl: &Decl,
-    fonts: &Path,
+    fonts: &crate::fonts::Lazy,
     sources: &mut SourceMap,
     diags: &mut Vec<Diagnostic>,
 ) -> IndexMap<String, String> {
     if decl.fonts.is_empty() {
         return IndexMap::new();
     }
-    let found = crate::fonts::families(fonts);
+    let found = fonts.get();
     for (path, refusal) in &found.refused {
         let id = sources.add(path.clone(), "".into());
         diags.push(pack::refused(id, pack::Input::Font, refusal));
     }
-    let families = found.families;
+    let families = &found.families;
     let mut out = IndexMap::new();
     for (role, (family, span)) in &decl.fonts {
         if families.iter().any(|f| f.eq_ignore_ascii_case(family)) {
             out.insert(role.clone(), family.clone());
         } else {
             diags.push(
-                crate::fonts::unknown(family, &families)
+                crate::fonts::unknown(family, families)
                     .at(*span)
                     .label(format!("the `{role}` font")),
             );

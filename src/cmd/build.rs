@@ -19,7 +19,9 @@ pub fn options(args: &BuildArgs) -> KitOptions {
     KitOptions {
         locales: (!args.select.locale.is_empty()).then(|| args.select.locale.clone()),
         proof: args.proof,
-        // Every build reports text cut off by its box and characters no font can draw.
+        // Every build reports what preflight does (text cut off, too small, outside
+        // the safe zone or covered; characters no font can draw), images but art
+        // measured by check.
         preflight: Some(crate::render::preflight::Limits::build()),
         ..print_options(&args.print)
     }
@@ -86,9 +88,11 @@ pub fn run(cx: &super::Ctx, args: &BuildArgs, progress: &dyn super::Progress) ->
     let mut manifest = store.as_ref().map(|s| Manifest::load(s.dir())).unwrap_or_default();
     let plan = manifest.plan(inputs.as_ref(), folders.as_deref().unwrap_or_default(), out);
     let inputs_seconds = start.elapsed().as_secs_f64();
-    let report = match &folders {
-        Some(_) if plan.stale.is_empty() => Report::default(),
-        Some(_) => cx.check(&plan.stale)?,
+    // Every game is checked, up to date or not: its warnings (art printed as
+    // a placeholder or below 300 ppi, a text printed in another locale) are
+    // part of what the build reports. Only the stale games are built.
+    let mut report = match &folders {
+        Some(names) => cx.check(names)?,
         // Built-in games, or no pack to list (check says why).
         None => cx.check(&args.select.games)?,
     };
@@ -104,6 +108,9 @@ pub fn run(cx: &super::Ctx, args: &BuildArgs, progress: &dyn super::Progress) ->
             stdout,
             status: Status::Problems,
         });
+    }
+    if folders.is_some() {
+        report.games.retain(|g| plan.stale.contains(&g.id));
     }
     let check_seconds = start.elapsed().as_secs_f64() - inputs_seconds;
     let made = match make(cx, &report, &opts, store.as_ref(), out, progress)? {
@@ -170,6 +177,7 @@ pub fn run(cx: &super::Ctx, args: &BuildArgs, progress: &dyn super::Progress) ->
     lines.sort_by_key(|(g, _)| *g);
     let lines: Vec<Line> = lines.into_iter().map(|(_, l)| l).collect();
     let summary = Summary {
+        checked: (&report.diagnostics.items, &report.sources),
         lines: &lines,
         games: report.games.len() + plan.fresh.len(),
         out,
@@ -180,7 +188,7 @@ pub fn run(cx: &super::Ctx, args: &BuildArgs, progress: &dyn super::Progress) ->
         cache: store.is_some(),
         timings: args.timings,
     };
-    let warnings = lines.iter().map(|l| l.diags.len()).sum::<usize>();
+    let warnings = summary.warnings();
     Ok(Outcome {
         stdout: match cli.format {
             Format::Human => summary.human(color),
@@ -319,6 +327,9 @@ struct Line<'a> {
 
 /// What `build` reports.
 struct Summary<'a> {
+    /// The warnings of `check` on every game built or kept: what a kit prints
+    /// in place of what is missing (art, a translation) and art below 300 ppi.
+    checked: (&'a [Diagnostic], &'a SourceMap),
     lines: &'a [Line<'a>],
     games: usize,
     out: &'a std::path::Path,
@@ -332,10 +343,23 @@ struct Summary<'a> {
 }
 
 impl Summary<'_> {
+    /// Every warning and finding, the check's first, then each file's.
+    fn diagnostics(&self) -> impl Iterator<Item = (&Diagnostic, &SourceMap)> {
+        let (items, sources) = self.checked;
+        items
+            .iter()
+            .map(move |d| (d, sources))
+            .chain(self.lines.iter().flat_map(|l| l.diags.iter().map(|(d, s)| (d, s))))
+    }
+
+    fn warnings(&self) -> usize {
+        self.diagnostics().count()
+    }
+
     fn human(&self, color: bool) -> String {
         let mut s = String::new();
         let mut warnings = 0;
-        for (d, sources) in self.lines.iter().flat_map(|l| &l.diags) {
+        for (d, sources) in self.diagnostics() {
             s.push_str(&render_human(std::slice::from_ref(d), sources, color));
             warnings += 1;
         }
@@ -381,7 +405,10 @@ impl Summary<'_> {
                 })
             })
             .collect();
+        let diagnostics: Vec<_> = self.diagnostics().map(|(d, s)| to_json(d, s)).collect();
         let mut doc = serde_json::json!({
+            "diagnostics": diagnostics,
+            "warnings": diagnostics.len(),
             "files": files,
             "pages": self.lines.iter().map(|l| l.pages).sum::<usize>(),
             "seconds": self.seconds,

@@ -8,7 +8,7 @@ use super::check::human;
 use super::{Fatal, Outcome, Status, use_color};
 use crate::cli::{Format, I18nAction, I18nArgs};
 use crate::fsx::write_atomic;
-use crate::i18n::{Entry, State, inventory, parse_lock, state, to_po, write_lock};
+use crate::i18n::{Entry, State, Survey, parse_lock, state, survey, to_po, write_lock};
 use crate::model::Game;
 use crate::pack::yaml::Limits;
 use crate::pack::{self, LoadError, ReadFile};
@@ -42,7 +42,12 @@ fn text_files(dir: &Path) -> Result<Vec<PathBuf>, LoadError> {
 
 /// The texts of a game, in file order.
 pub fn game_entries(game: &Game, limits: &Limits) -> Result<Vec<Entry>, LoadError> {
-    let mut out = Vec::new();
+    Ok(game_survey(game, limits)?.entries)
+}
+
+/// The texts of a game and those without their source text, in file order.
+pub fn game_survey(game: &Game, limits: &Limits) -> Result<Survey, LoadError> {
+    let mut out = Survey::default();
     let scope = pack::pack_scope(&game.dir)?;
     for rel in text_files(&game.dir)? {
         let path = game.dir.join(&rel);
@@ -53,7 +58,9 @@ pub fn game_entries(game: &Game, limits: &Limits) -> Result<Vec<Entry>, LoadErro
         let Ok(root) = pack::parse_yaml(&text, crate::diag::FileId(0), limits) else {
             continue;
         };
-        out.extend(inventory(&root, &rel.to_string_lossy(), &game.locales));
+        let s = survey(&root, &rel.to_string_lossy(), &game.locales);
+        out.entries.extend(s.entries);
+        out.sourceless.extend(s.sourceless);
     }
     Ok(out)
 }
@@ -110,7 +117,26 @@ pub fn run(cx: &super::Ctx, args: &I18nArgs) -> Result<Outcome, Fatal> {
     let mut problems = false;
     let mut rows = Vec::new();
     for game in &report.games {
-        let entries = game_entries(game, &limits)?;
+        let Survey { entries, sourceless } = game_survey(game, &limits)?;
+        // A text with no source text has nothing to translate from: a problem
+        // of the source locale, reported once per game.
+        if args.action == I18nAction::Status && !sourceless.is_empty() {
+            problems = true;
+            let source = &game.locales[0];
+            if cli.format == Format::Human {
+                for e in &sourceless {
+                    stdout.push_str(&format!(
+                        "missing source {source}: {}/{}:{} ({})\n",
+                        game.id, e.file, e.line, e.id
+                    ));
+                }
+            }
+            rows.push(serde_json::json!({
+                "game": game.id, "locale": source, "texts": entries.len() + sourceless.len(),
+                "current": entries.len(), "unrecorded": 0, "stale": 0, "missing": sourceless.len(),
+                "source": true,
+            }));
+        }
         for locale in wanted(game, args) {
             let lock = read_lock(game, &locale);
             match args.action {

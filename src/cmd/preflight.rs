@@ -34,7 +34,7 @@ pub fn run(cx: &super::Ctx, args: &PreflightArgs, progress: &dyn super::Progress
             min_text_pt: args.min_text,
             min_ppi: args.min_ppi,
             safe_mm: args.safe,
-            build_only: false,
+            images: true,
         }),
         ..KitOptions::default()
     };

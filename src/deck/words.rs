@@ -637,9 +637,10 @@ impl Lang {
         "legal"
     }
 
+    /// "ilegal" and "legal" agree with any noun (`mazo`, `lista`, `ejército`).
     pub fn illegal(self, problems: usize) -> String {
         if self.es() {
-            format!("no válida — {}", self.problems(problems))
+            format!("ilegal — {}", self.problems(problems))
         } else {
             format!("illegal — {}", self.problems(problems))
         }
@@ -685,7 +686,7 @@ impl Lang {
     pub fn other_reading(self, unread: usize, rules: &[String], noun: &str) -> String {
         match (self, unread, rules.is_empty()) {
             (Lang::En, 0, true) => format!("the {noun} would be legal that way too"),
-            (Lang::Es, 0, true) => "así también sería válida".into(),
+            (Lang::Es, 0, true) => "así también sería legal".into(),
             (Lang::En, 0, false) => format!("that way the {noun} breaks {}", self.list(rules, 4)),
             (Lang::Es, 0, false) => format!("así incumpliría {}", self.list(rules, 4)),
             (Lang::En, n, _) => format!("that way {} cannot be read", self.lines(n)),

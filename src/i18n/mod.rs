@@ -3,7 +3,8 @@
 //! after it was written). Pure functions; `cmd/i18n.rs` does the I/O.
 //!
 //! A text is any YAML mapping whose keys are locales of the pack and include
-//! the source locale (`{es: …, en: …}`), wherever it sits: components, rules,
+//! the source locale (`{es: …, en: …}`), wherever it sits (one without its
+//! source text is `Sourceless`: `i18n status` reports it): components, rules,
 //! facts, quick reference. Its id is the file and the path to it, using item
 //! ids where lists have them: `components/card.yaml#sunstrike.text`.
 //! `data/<game>/i18n/<locale>.lock` records, per text id, a hash of the source
@@ -56,9 +57,31 @@ pub fn hash(text: &str) -> String {
     format!("{h:016x}")
 }
 
+/// A text written in other locales but not in the source one (or empty
+/// there): nothing to translate from, and `check` warns of it (W014).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sourceless {
+    pub id: String,
+    /// The file, relative to the pack.
+    pub file: String,
+    pub line: u32,
+}
+
+/// The texts of a file: those with a source text, and those without one.
+#[derive(Clone, Debug, Default)]
+pub struct Survey {
+    pub entries: Vec<Entry>,
+    pub sourceless: Vec<Sourceless>,
+}
+
 /// Collects the texts of one parsed file.
 pub fn inventory(root: &Node, file: &str, locales: &[String]) -> Vec<Entry> {
-    let mut out = Vec::new();
+    survey(root, file, locales).entries
+}
+
+/// Collects the texts of one parsed file, and those that lack their source.
+pub fn survey(root: &Node, file: &str, locales: &[String]) -> Survey {
+    let mut out = Survey::default();
     walk(root, file, &mut Vec::new(), locales, &mut out);
     out
 }
@@ -82,14 +105,25 @@ fn text_map(node: &Node, locales: &[String]) -> Option<IndexMap<String, String>>
         };
         m.insert(key.to_owned(), s);
     }
-    m.contains_key(&locales[0]).then_some(m)
+    Some(m)
 }
 
-fn walk(node: &Node, file: &str, path: &mut Vec<String>, locales: &[String], out: &mut Vec<Entry>) {
+fn walk(node: &Node, file: &str, path: &mut Vec<String>, locales: &[String], out: &mut Survey) {
     if let Some(mut m) = text_map(node, locales) {
-        let source = m.shift_remove(&locales[0]).unwrap_or_default();
-        out.push(Entry {
-            id: format!("{file}#{}", path.join(".")),
+        let id = format!("{file}#{}", path.join("."));
+        let source = match m.shift_remove(&locales[0]) {
+            Some(s) if !s.trim().is_empty() => s,
+            _ => {
+                out.sourceless.push(Sourceless {
+                    id,
+                    file: file.to_owned(),
+                    line: node.span.line,
+                });
+                return;
+            }
+        };
+        out.entries.push(Entry {
+            id,
             file: file.to_owned(),
             line: node.span.line,
             source,
@@ -246,6 +280,24 @@ mod tests {
         );
         assert_eq!(e[0].source, "Golpe");
         assert_eq!(e[1].translations.get("en"), None);
+    }
+
+    #[test]
+    fn texts_without_their_source_are_named_not_dropped() {
+        let node = parse(
+            "- id: a\n  name: {en: One}\n- id: b\n  name: {es: '', en: Two}\n- id: c\n  name: {es: Tres}\n",
+            FileId(0),
+            &Limits::default(),
+        )
+        .unwrap();
+        let s = survey(&node, "components/card.yaml", &["es".to_string(), "en".to_string()]);
+        let ids: Vec<&str> = s.entries.iter().map(|e| e.id.as_str()).collect();
+        assert_eq!(ids, ["components/card.yaml#c.name"]);
+        let lost: Vec<(&str, u32)> = s.sourceless.iter().map(|e| (e.id.as_str(), e.line)).collect();
+        assert_eq!(
+            lost,
+            [("components/card.yaml#a.name", 2), ("components/card.yaml#b.name", 4)]
+        );
     }
 
     #[test]

@@ -251,7 +251,8 @@ pub fn read_text(node: &Node, what: &str, locales: &[String], diags: &mut Vec<Di
                 Diagnostic::new(Code::MissingTranslation, format!("{what} is empty in `{locale}`"))
                     .at(v.span)
                     .label("empty text")
-                    .expected(format!("the text in `{locale}`")),
+                    .expected(format!("the text in `{locale}`"))
+                    .note(format!("the `{locale}` kit prints nothing in its place")),
             );
         }
         text.insert(locale.to_owned(), s);
@@ -274,6 +275,13 @@ pub fn read_text(node: &Node, what: &str, locales: &[String], diags: &mut Vec<Di
         ));
         if let Some(s) = source {
             d = d.found(s);
+        }
+        // What the kit prints instead: the text of the first locale present
+        // (`Text::get`), in the pack's order.
+        if let Some(instead) = locales.iter().find(|l| text.contains_key(*l)) {
+            for m in &missing {
+                d = d.note(format!("the `{m}` kit prints the `{instead}` text in its place"));
+            }
         }
         diags.push(d);
     }

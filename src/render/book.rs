@@ -109,14 +109,16 @@ pub fn quickref_view(game: &Game, locale: &str, out: TextOut) -> Option<Value> {
                 Value::String(s) => s.clone(),
                 other => other.to_string(),
             };
-            json!({"label": text(&env, &f.label), "value": value, "rule": f.rule})
+            json!({"label": rich(&env, &f.label, out), "value": value, "rule": f.rule})
         })
         .collect();
     Some(json!({
         "turn": q.turn.iter().map(|t| rich(&env, t, out)).collect::<Vec<_>>(),
         "actions": q.actions.iter().map(|a| json!({
-            "name": text(&env, &a.name),
-            "cost": a.cost.as_ref().map(|t| text(&env, t)),
+            // Every text of the quick reference is markup, as `check` reads it
+            // (`:oil:` in a cost is an icon).
+            "name": rich(&env, &a.name, out),
+            "cost": a.cost.as_ref().map(|t| rich(&env, t, out)),
             "effect": a.effect.as_ref().map(|t| rich(&env, t, out)),
             "rule": a.rule,
         })).collect::<Vec<_>>(),

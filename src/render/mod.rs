@@ -281,7 +281,8 @@ fn component_view(c: &Component, kind: Option<&Kind>, cx: &ViewCx) -> Value {
 /// A field as layouts see it: translatable texts in the locale, their
 /// quoted values filled in (`check` rendered every one already) and their
 /// markup turned into typst markup for the `rich` helper; artwork as
-/// `(src: "/pack/art/…", name: "art/…")`, `src` none while the file is missing.
+/// `(src: "/pack/art/…", name: "art/…", size: (width:, height:))`, `src` none
+/// while the file is missing, `size` (mm) none when the field declares none.
 fn field_view(
     v: &crate::model::FieldValue,
     spec: Option<&crate::model::FieldSpec>,
@@ -306,7 +307,13 @@ fn field_view(
         FieldValue::Str(path) if matches!(spec.map(|s| &s.ty), Some(FieldType::Image { .. })) => {
             let virt = crate::check::assets::art_path(path);
             let present = cx.assets.iter().any(|(p, _)| *p == virt);
-            json!({"src": if present { Value::String(virt) } else { Value::Null }, "name": path})
+            // The declared size is the art box `art()` draws: declared once,
+            // measured by `check` (W049) at the size it prints.
+            let size = match spec.map(|s| &s.ty) {
+                Some(FieldType::Image { size: Some(s) }) => json!({"width": s.width, "height": s.height}),
+                _ => Value::Null,
+            };
+            json!({"src": if present { Value::String(virt) } else { Value::Null }, "name": path, "size": size})
         }
         FieldValue::List(items) => {
             let of = match spec.map(|s| &s.ty) {

@@ -30,16 +30,19 @@ pub struct Limits {
     pub min_ppi: f64,
     /// Distance inside the trim that text and key elements keep, in mm.
     pub safe_mm: f64,
-    /// Only what `build` reports: text cut off by its box and characters no
-    /// font can draw (size, safe zone and resolution are `preflight`'s).
-    pub build_only: bool,
+    /// Whether raster images are measured as laid out (W043). `build`
+    /// leaves them to `check`, whose W049 measures each art file at the size
+    /// its field declares (the size the art box prints at), so one image is
+    /// reported once.
+    pub images: bool,
 }
 
 impl Limits {
-    /// What every `build` checks.
+    /// What every `build` checks: what `preflight` does, images measured by
+    /// `check` instead.
     pub fn build() -> Limits {
         Limits {
-            build_only: true,
+            images: false,
             ..Limits::default()
         }
     }
@@ -51,7 +54,7 @@ impl Default for Limits {
             min_text_pt: 6.0,
             min_ppi: 300.0,
             safe_mm: 3.0,
-            build_only: false,
+            images: true,
         }
     }
 }
@@ -404,6 +407,8 @@ pub fn inspect(
         let seen = seen_on(page);
         // Boxes whose text is cut off: the box, its first cut text, where, how many more lines, how far.
         let mut cut: Vec<CutBox> = Vec::new();
+        // Boxes with text below the minimum size: the same, with the smallest size.
+        let mut small: Vec<CutBox> = Vec::new();
         let zone = piece.map(|p| Rect {
             x0: safe,
             y0: safe,
@@ -461,21 +466,20 @@ pub fn inspect(
                         }
                         continue;
                     }
-                    if limits.build_only {
-                        continue;
-                    }
+                    // Too small: one finding per box (a fitted box by its
+                    // rectangle, other text by the template call that drew it).
                     if *size < limits.min_text_pt - 0.05 {
-                        let d = small_text(&what, &plan.locale, text, *size, limits.min_text_pt);
-                        push(
-                            &mut out,
-                            &mut reported,
-                            world,
-                            sources,
-                            Code::PreflightTextSize,
-                            (&what, text),
-                            (*span, *exact),
-                            d,
-                        );
+                        let key = match (field, clip) {
+                            (Some(_), Some(c)) => format!("{:.0},{:.0},{:.0},{:.0}", c.x0, c.y0, c.x1, c.y1),
+                            _ => format!("{span:?}"),
+                        };
+                        match small.iter_mut().find(|(k, ..)| *k == key) {
+                            Some((_, _, _, more, smallest, _)) => {
+                                *more += 1;
+                                *smallest = smallest.min(*size);
+                            }
+                            None => small.push((key, text.to_owned(), (*span, *exact), 0, *size, field.clone())),
+                        }
                     }
                     match zone {
                         Some(z) if bbox.outside(&z) > 0.1 => (
@@ -494,7 +498,7 @@ pub fn inspect(
                     }
                 }
                 Seen::Fill { .. } => continue,
-                Seen::Key { .. } | Seen::Image { .. } if limits.build_only => continue,
+                Seen::Image { .. } if !limits.images => continue,
                 Seen::Key { span, bbox } => match zone {
                     Some(z) if bbox.outside(&z) > 0.1 => (
                         Code::PreflightSafeZone,
@@ -533,43 +537,40 @@ pub fn inspect(
                 diag,
             );
         }
-        if !limits.build_only {
-            for o in super::overlap::find(&seen) {
-                let d = super::overlap::diagnostic(&what, &plan.locale, &o);
-                push(
-                    &mut out,
-                    &mut reported,
-                    world,
-                    sources,
-                    Code::PreflightOverlap,
-                    (&what, &o.text),
-                    (o.span, o.exact),
-                    d,
-                );
-            }
-        }
-        for (key, text, span, more, worst, field) in cut {
-            let whose = match &field {
-                Some(f) => format!("field `{f}` of {what}"),
-                None => what.clone(),
-            };
-            let d = clipped_text(&whose, &plan.locale, &text, more, worst / PT_PER_MM);
-            // A fitted box names its field: point at the layout's call that
-            // made it rather than at the shared helper that drew the text.
-            let span = field
-                .as_deref()
-                .and_then(|f| fit_call(world, f))
-                .map_or(span, |s| (s, true));
+        for o in super::overlap::find(&seen) {
+            let d = super::overlap::diagnostic(&what, &plan.locale, &o);
             push(
                 &mut out,
                 &mut reported,
                 world,
                 sources,
-                Code::PreflightClippedText,
-                (&what, &key),
-                span,
+                Code::PreflightOverlap,
+                (&what, &o.text),
+                (o.span, o.exact),
                 d,
             );
+        }
+        // One finding per box, too small or cut off. A fitted box names its
+        // field: point at the layout's call that made it rather than at the
+        // shared helper that drew the text.
+        let boxes = small.into_iter().map(|b| (Code::PreflightTextSize, b));
+        for (code, (key, text, span, more, measure, field)) in
+            boxes.chain(cut.into_iter().map(|b| (Code::PreflightClippedText, b)))
+        {
+            let whose = match &field {
+                Some(f) => format!("field `{f}` of {what}"),
+                None => what.clone(),
+            };
+            let d = if code == Code::PreflightTextSize {
+                small_text(&whose, &plan.locale, &text, more, measure, limits.min_text_pt)
+            } else {
+                clipped_text(&whose, &plan.locale, &text, more, measure / PT_PER_MM)
+            };
+            let span = field
+                .as_deref()
+                .and_then(|f| fit_call(world, f))
+                .map_or(span, |s| (s, true));
+            push(&mut out, &mut reported, world, sources, code, (&what, &key), span, d);
         }
     }
     out
@@ -639,12 +640,20 @@ fn locate(world: &DocWorld, sources: &mut SourceMap, span: Span, exact: bool, di
     diag.note("no location: typst gives no template line for this element")
 }
 
-fn small_text(what: &str, locale: &str, text: &str, size: f64, min: f64) -> Diagnostic {
+fn small_text(what: &str, locale: &str, text: &str, more: usize, size: f64, min: f64) -> Diagnostic {
     Diagnostic::new(
         Code::PreflightTextSize,
         format!("text of {what} ({locale}) prints at {size:.1} pt, below {min} pt"),
     )
-    .found(format!("«{}» at {size:.1} pt", short(text)))
+    .found(format!(
+        "«{}»{} at {size:.1} pt",
+        short(text),
+        match more {
+            0 => String::new(),
+            1 => " and 1 more line".to_owned(),
+            n => format!(" and {n} more lines"),
+        }
+    ))
     .expected(format!("text of at least {min} pt, readable when printed"))
 }
 
