@@ -36,6 +36,23 @@ fn hostile_folder(dir: &Path) {
     fs::create_dir(dir.join("old")).unwrap();
 }
 
+/// `deck unmatched --batch lists --out out` in `dir`, uncoloured.
+fn batch(dir: &Path) -> std::process::Output {
+    common::pnpkit_in(
+        dir,
+        &[
+            "--color",
+            "never",
+            "deck",
+            "unmatched",
+            "--batch",
+            "lists",
+            "--out",
+            "out",
+        ],
+    )
+}
+
 #[test]
 fn a_batch_accounts_for_every_file_and_writes_nothing_a_spreadsheet_or_terminal_runs() {
     let tmp = tempfile::tempdir().unwrap();
@@ -43,21 +60,7 @@ fn a_batch_accounts_for_every_file_and_writes_nothing_a_spreadsheet_or_terminal_
     let lists = tmp.path().join("lists");
     fs::create_dir(&lists).unwrap();
     hostile_folder(&lists);
-    let run = || {
-        common::pnpkit_in(
-            tmp.path(),
-            &[
-                "--color",
-                "never",
-                "deck",
-                "unmatched",
-                "--batch",
-                "lists",
-                "--out",
-                "out",
-            ],
-        )
-    };
+    let run = || batch(tmp.path());
     let o = run();
     let text = common::out(&o);
     // Two files are no lists (a photo, a list with escape sequences): exit 2.
@@ -168,19 +171,7 @@ fn mutated_batch_folders_get_a_verdict_for_every_file() {
             fs::write(lists.join(name), mutate(&mut rng, seed, DECK_TOKENS)).unwrap();
             written.insert(name);
         }
-        let o = common::pnpkit_in(
-            tmp.path(),
-            &[
-                "--color",
-                "never",
-                "deck",
-                "unmatched",
-                "--batch",
-                "lists",
-                "--out",
-                "out",
-            ],
-        );
+        let o = batch(tmp.path());
         let text = common::out(&o);
         assert!(
             matches!(o.status.code(), Some(0..=2)),

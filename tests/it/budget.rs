@@ -110,34 +110,7 @@ fn memory_outside_any_layout_is_e098_not_a_crash() {
 /// A flat PNG of `side` × `side` 8-bit RGBA pixels: a few hundred KB on
 /// disk, `side² × 4` bytes once decoded.
 fn flat_png(side: u32, shade: u8) -> Vec<u8> {
-    use std::io::Write;
-    fn chunk(out: &mut Vec<u8>, kind: &[u8], data: &[u8]) {
-        let mut crc = flate2::Crc::new();
-        crc.update(kind);
-        crc.update(data);
-        out.extend((data.len() as u32).to_be_bytes());
-        out.extend(kind);
-        out.extend(data);
-        out.extend(crc.sum().to_be_bytes());
-    }
-    let mut row = vec![0u8];
-    for _ in 0..side {
-        row.extend([shade, 255 - shade, shade / 2, 255]);
-    }
-    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
-    for _ in 0..side {
-        z.write_all(&row).unwrap();
-    }
-    let idat = z.finish().unwrap();
-    let mut ihdr = Vec::new();
-    ihdr.extend(side.to_be_bytes());
-    ihdr.extend(side.to_be_bytes());
-    ihdr.extend([8, 6, 0, 0, 0]);
-    let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
-    chunk(&mut png, b"IHDR", &ihdr);
-    chunk(&mut png, b"IDAT", &idat);
-    chunk(&mut png, b"IEND", &[]);
-    png
+    crate::common::rgba_png(side, side, side, [shade, 255 - shade, shade / 2, 255])
 }
 
 #[test]

@@ -349,31 +349,7 @@ fn huge_png(path: &Path, w: u32, h: u32) {
 /// A PNG whose header declares `w` × `h` pixels and whose data holds the
 /// first `rows` of them (a pixel bomb need not carry its pixels).
 fn png_declaring(w: u32, h: u32, rows: u32) -> Vec<u8> {
-    use std::io::Write;
-    fn chunk(out: &mut Vec<u8>, kind: &[u8], data: &[u8]) {
-        out.extend((data.len() as u32).to_be_bytes());
-        let mut crc = flate2::Crc::new();
-        crc.update(kind);
-        crc.update(data);
-        out.extend(kind);
-        out.extend(data);
-        out.extend(crc.sum().to_be_bytes());
-    }
-    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
-    let row = vec![0u8; 1 + 4 * w as usize];
-    for _ in 0..rows {
-        z.write_all(&row).unwrap();
-    }
-    let idat = z.finish().unwrap();
-    let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
-    let mut ihdr = Vec::new();
-    ihdr.extend(w.to_be_bytes());
-    ihdr.extend(h.to_be_bytes());
-    ihdr.extend([8, 6, 0, 0, 0]); // 8 bits, RGBA, deflate, no filter, no interlace
-    chunk(&mut png, b"IHDR", &ihdr);
-    chunk(&mut png, b"IDAT", &idat);
-    chunk(&mut png, b"IEND", &[]);
-    png
+    common::rgba_png(w, h, rows, [0; 4])
 }
 
 #[test]

@@ -288,20 +288,10 @@ impl OpenWars {
         if matches!(out, Out::Attack | Out::Range) && self.stripped(s, x) {
             return 0;
         }
-        let sources = self.sources_giving(s, out);
-        if sources.is_empty() && s.lasting.is_empty() {
-            return 0;
-        }
-        let ctx = Ctx::new(self, &[When::Continuous]);
-        fx::modifier(
-            &ctx,
-            s,
-            &sources,
-            &s.lasting,
-            When::Continuous,
-            out,
-            Some(key(x.player, x.unit, x.cell)),
-        )
+        // The sum of the parts the refusals name (saturating, as fx::modifier adds).
+        self.modifier_parts(s, out, x)
+            .iter()
+            .fold(0i16, |t, (_, n)| t.saturating_add(*n))
     }
 
     /// A stack's initiative key (initiative with its modifiers, class, cost).

@@ -145,3 +145,37 @@ pub mod chromium;
 pub mod mutate;
 pub mod raster;
 pub mod registration;
+
+/// An 8-bit RGBA PNG whose header declares `w` × `h` pixels and whose data
+/// holds the first `rows` rows, every pixel `pixel` (a pixel bomb need not
+/// carry its pixels; a flat picture compresses to almost nothing).
+pub fn rgba_png(w: u32, h: u32, rows: u32, pixel: [u8; 4]) -> Vec<u8> {
+    use std::io::Write;
+    fn chunk(out: &mut Vec<u8>, kind: &[u8], data: &[u8]) {
+        let mut crc = flate2::Crc::new();
+        crc.update(kind);
+        crc.update(data);
+        out.extend((data.len() as u32).to_be_bytes());
+        out.extend(kind);
+        out.extend(data);
+        out.extend(crc.sum().to_be_bytes());
+    }
+    let mut row = vec![0u8];
+    for _ in 0..w {
+        row.extend(pixel);
+    }
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+    for _ in 0..rows {
+        z.write_all(&row).unwrap();
+    }
+    let idat = z.finish().unwrap();
+    let mut ihdr = Vec::new();
+    ihdr.extend(w.to_be_bytes());
+    ihdr.extend(h.to_be_bytes());
+    ihdr.extend([8, 6, 0, 0, 0]); // 8 bits, RGBA, deflate, no filter, no interlace
+    let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
+    chunk(&mut png, b"IHDR", &ihdr);
+    chunk(&mut png, b"IDAT", &idat);
+    chunk(&mut png, b"IEND", &[]);
+    png
+}
