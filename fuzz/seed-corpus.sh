@@ -5,7 +5,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 c=fuzz/corpus
-mkdir -p "$c/pack_yaml" "$c/deck_list" "$c/game_log" "$c/sheet" "$c/po_import"
+mkdir -p "$c/pack_yaml" "$c/deck_list" "$c/game_log" "$c/sheet" "$c/po_import" "$c/art" "$c/deck_batch"
 seed() { # seed <dir> <first byte as octal escape> <file> <name>
     { printf "$2"; cat "$3"; } > "$1/$4"
 }
@@ -46,4 +46,19 @@ for f in $(find "$out" -name '*.po' | sort); do
     seed "$c/po_import" '\000' "$f" "$(echo "$f" | sed "s|$out/||" | tr / _)"
 done
 rm -rf "$out"
-echo "seeded: $(ls $c/pack_yaml | wc -l) pack, $(ls $c/deck_list | wc -l) deck, $(ls $c/game_log | wc -l) log, $(ls $c/sheet | wc -l) sheet, $(ls $c/po_import | wc -l) PO"
+# Art: every SVG of the shipped packs and templates (read as SVG), every PNG (read as a raster).
+for f in $(find data templates -name '*.svg' | sort); do
+    seed "$c/art" '\000' "$f" "$(echo "$f" | tr / _)"
+done
+for f in $(find data templates tests/fixtures -name '*.png' | sort); do
+    seed "$c/art" '\001' "$f" "$(echo "$f" | tr / _)"
+done
+# Batch folders: the fixture folder's lists, each after its name's index and a 0xFF separator.
+{
+    i=0
+    for f in tests/fixtures/decks/batch/ana-medusa.txt tests/fixtures/decks/batch/bruno.tsv \
+        tests/fixtures/decks/batch/carla.csv tests/fixtures/decks/batch/eva.yaml; do
+        printf "\\$(printf '%03o' $i)"; cat "$f"; printf '\377'; i=$((i + 1))
+    done
+} > "$c/deck_batch/fixtures"
+echo "seeded: $(ls $c/pack_yaml | wc -l) pack, $(ls $c/deck_list | wc -l) deck, $(ls $c/game_log | wc -l) log, $(ls $c/sheet | wc -l) sheet, $(ls $c/po_import | wc -l) PO, $(ls $c/art | wc -l) art, $(ls $c/deck_batch | wc -l) batch"

@@ -22,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let Some(game) = common::games().iter().find(|g| g.id == log.game) else { return };
     let Some(Ok(engine)) = pnpkit::rules::engine_for(game) else { return };
-    match engine.replay(&log, &pnpkit::rules::Options { trace: false }) {
+    match engine.replay(&log, &pnpkit::rules::Options::default()) {
         Err(ds) => common::assert_reported(&ds, &sources),
         Ok(r) => {
             if let Some(f) = &r.failure {
